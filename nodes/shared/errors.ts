@@ -1,0 +1,158 @@
+import {
+	jsonParse,
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IN8nHttpFullResponse,
+	type INode,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+
+/** The error body every endpoint of the service shares. */
+interface ServiceErrorBody {
+	message?: unknown;
+	status?: unknown;
+	errorRef?: unknown;
+	context?: unknown;
+}
+
+/**
+ * The service's `message` is a JSON-encoded list of field messages on validation failures
+ * (`["title must be longer than or equal to 1 characters"]`): turn it into readable text.
+ */
+export function decodeServiceMessage(message: unknown): string {
+	if (typeof message !== 'string') return '';
+	const trimmed = message.trim();
+	if (!trimmed.startsWith('[')) return trimmed;
+	const parsed = jsonParse<unknown>(trimmed, { fallbackValue: undefined });
+	if (Array.isArray(parsed) && parsed.length > 0) {
+		return parsed.map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry))).join('; ');
+	}
+	return trimmed;
+}
+
+const STATUS_HEADLINES: Record<number, string> = {
+	400: 'The service rejected the request',
+	401: 'Authentication failed',
+	403: 'Access denied',
+	404: 'Not found',
+	413: 'The request is too large',
+	429: 'Rate limit exceeded',
+};
+
+const STATUS_HINTS: Record<number, string> = {
+	401: 'Check the credential (API key or bearer token). For calendar events, a 401 can also mean the calendar connection of this account has expired and must be reconnected in the service.',
+	403: 'The credential is valid, but its plan lacks API access, or the calendar connection of this account was revoked.',
+	429: 'The point budget of the account is used up (300 points per 15 minutes; each list call costs 10 points, other calls 1). Wait until it resets or spread the work out.',
+};
+
+function headline(status: number): string {
+	if (STATUS_HEADLINES[status]) return STATUS_HEADLINES[status];
+	if (status >= 500) return 'The service failed';
+	return `The service answered HTTP ${status}`;
+}
+
+function retryAfterSeconds(headers: IDataObject): number | undefined {
+	const value = Number(headers['retry-after']);
+	return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * Turns an error response of the service into an n8n error: the service's message (decoded),
+ * the HTTP status and the `errorRef` to quote when asking the service's support. Built from the
+ * response body alone, so the request (and its credential) never ends up in the error.
+ */
+export function serviceError(
+	node: INode,
+	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'headers' | 'body'>,
+	itemIndex?: number,
+): NodeApiError {
+	const status = response.statusCode;
+	const body: ServiceErrorBody =
+		response.body && typeof response.body === 'object' && !Buffer.isBuffer(response.body)
+			? (response.body as ServiceErrorBody)
+			: { message: typeof response.body === 'string' ? response.body.slice(0, 500) : undefined };
+	const serviceMessage = decodeServiceMessage(body.message);
+	const errorRef = typeof body.errorRef === 'string' ? body.errorRef : undefined;
+	const retryAfter = status === 429 ? retryAfterSeconds(response.headers ?? {}) : undefined;
+
+	const details = [`HTTP ${status}`];
+	if (errorRef) details.push(`errorRef ${errorRef}`);
+	if (retryAfter !== undefined) details.push(`retry after ${retryAfter} s`);
+	const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'This is usually temporary: try again later.' : '');
+	const description = [details.join(' · '), hint].filter(Boolean).join('. ');
+
+	const error = new NodeApiError(node, { ...body } as JsonObject, {
+		message: serviceMessage ? `${headline(status)}: ${serviceMessage}` : headline(status),
+		description,
+		httpCode: String(status),
+		itemIndex,
+		failure:
+			status === 429
+				? { cause: 'rate-limited', retryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000 }
+				: status >= 500
+					? { cause: 'temporarily-unavailable' }
+					: status === 401
+						? { cause: 'credential-invalid' }
+						: undefined,
+	});
+	error.context.httpStatus = status;
+	if (errorRef) error.context.errorRef = errorRef;
+	if (retryAfter !== undefined) error.context.retryAfterSeconds = retryAfter;
+	if (body.context !== undefined) error.context.serviceContext = body.context;
+	return error;
+}
+
+/** HTTP status of an error raised by {@link serviceError}, if it is one. */
+export function serviceStatus(error: unknown): number | undefined {
+	const status = (error as NodeApiError | undefined)?.context?.httpStatus;
+	return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * A request that never got an answer (refused connection, timeout, DNS). Rebuilt from the
+ * error code alone: the original error carries the request, credential header included.
+ */
+export function networkError(node: INode, error: unknown, itemIndex?: number): NodeApiError {
+	const source = error as { code?: string; cause?: { code?: string }; message?: string };
+	const code = source?.cause?.code ?? source?.code ?? 'NETWORK_ERROR';
+	const result = new NodeApiError(
+		node,
+		{ message: `Could not reach the service (${code})` },
+		{
+			message: `Could not reach the service (${code})`,
+			description: 'Check the Base URL or Sync URL of the credential and that the service is reachable from n8n.',
+			httpCode: 'none',
+			itemIndex,
+			failure: { cause: 'temporarily-unavailable' },
+		},
+	);
+	result.context.networkErrorCode = code;
+	return result;
+}
+
+/** Whether an error is a request that failed before any answer arrived. */
+export function isNetworkError(error: unknown): boolean {
+	return typeof (error as NodeApiError)?.context?.networkErrorCode === 'string';
+}
+
+/** An error raised by the node before any request, naming the field and what is wrong. */
+export function invalidField(
+	node: INode,
+	field: string,
+	problem: string,
+	itemIndex: number,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(node, `${field}: ${problem}`, { itemIndex, description });
+}
+
+/** The output item that stands for a failed input item under "Continue On Fail". */
+export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode && error.httpCode !== 'none') json.httpCode = error.httpCode;
+	if (typeof error.context.errorRef === 'string') json.errorRef = error.context.errorRef;
+	return { json, error, pairedItem: { item: itemIndex } };
+}

@@ -1,0 +1,194 @@
+import {
+	sleep,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type INodeProperties,
+	type IPollFunctions,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { errorItem, isNetworkError, networkError, serviceError, serviceStatus } from './errors';
+
+/** A 429 asking for a longer wait than this fails at once with the service's message. */
+export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
+/** How often one request is retried after 429s before it fails. */
+export const RATE_LIMIT_MAX_RETRIES = 10;
+/** Waits before retrying a read after a 5xx or a network failure. */
+const READ_RETRY_DELAYS_MS = [250, 1000, 3000];
+
+export type CredentialType = 'ctsApi' | 'ctsSyncApi';
+
+/**
+ * Calls `send` until it succeeds or retrying is not safe. A 429 means the service processed
+ * nothing, so any request is sent again after `Retry-After` (when that is short). Reads are
+ * also retried after a 5xx or a network failure; writes are not, since the service may have
+ * applied them.
+ */
+export async function withRetries<T>(
+	send: () => Promise<T>,
+	{ isRead, signal }: { isRead: boolean; signal?: AbortSignal },
+): Promise<T> {
+	let rateLimitRetries = 0;
+	let readRetries = 0;
+	for (;;) {
+		let failure: NodeApiError | NodeOperationError;
+		try {
+			return await send();
+		} catch (error) {
+			failure = error as NodeApiError | NodeOperationError;
+		}
+		const status = serviceStatus(failure);
+		let delayMs: number | undefined;
+		if (status === 429) {
+			const waitSeconds = Number(failure.context.retryAfterSeconds ?? 1);
+			if (waitSeconds <= RATE_LIMIT_MAX_WAIT_SECONDS && rateLimitRetries < RATE_LIMIT_MAX_RETRIES) {
+				rateLimitRetries++;
+				delayMs = Math.max(waitSeconds * 1000, 100);
+			}
+		} else if (
+			isRead &&
+			(isNetworkError(failure) || (status !== undefined && status >= 500)) &&
+			readRetries < READ_RETRY_DELAYS_MS.length
+		) {
+			delayMs = READ_RETRY_DELAYS_MS[readRetries++];
+		}
+		if (delayMs === undefined) throw failure;
+		await sleep(delayMs, signal);
+	}
+}
+
+/** Raises the service's error for a non-2xx answer (requests are sent with `ignoreHttpStatusErrors`). */
+export async function throwOnServiceError(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	if (response.statusCode >= 400) {
+		throw serviceError(this.getNode(), response, this.getItemIndex());
+	}
+	return items;
+}
+
+function asNodeError(
+	context: IExecuteSingleFunctions,
+	error: unknown,
+): NodeApiError | NodeOperationError {
+	if (serviceStatus(error) !== undefined || isNetworkError(error)) return error as NodeApiError;
+	if (error instanceof NodeOperationError) return error;
+	if (error instanceof NodeApiError && !(error.cause as { isAxiosError?: boolean })?.isAxiosError) return error;
+	const code = (error as { cause?: { code?: string }; code?: string })?.cause?.code ?? (error as { code?: string })?.code;
+	if (code) return networkError(context.getNode(), error, context.getItemIndex());
+	return new NodeOperationError(context.getNode(), (error as Error)?.message ?? String(error), {
+		itemIndex: context.getItemIndex(),
+	});
+}
+
+/**
+ * Runs one item's request with the package's rules: retries (see {@link withRetries}), errors
+ * mapped to the service's message and `errorRef`, and under "Continue On Fail" one error item
+ * in place of the failed input item. Every output item is paired with its input item.
+ */
+export async function runItemRequest(
+	context: IExecutePaginationFunctions,
+	send: () => Promise<INodeExecutionData[]>,
+	isRead: boolean,
+): Promise<INodeExecutionData[]> {
+	const itemIndex = context.getItemIndex();
+	try {
+		const items = await withRetries(
+			async () => {
+				try {
+					return await send();
+				} catch (error) {
+					throw asNodeError(context, error);
+				}
+			},
+			{ isRead, signal: context.getExecutionCancelSignal() },
+		);
+		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+	} catch (error) {
+		const nodeError = asNodeError(context, error);
+		if (context.continueOnFail()) return [errorItem(nodeError, itemIndex)];
+		throw nodeError;
+	}
+}
+
+/** The default request of every operation: one request, through {@link runItemRequest}. */
+export async function sendRequest(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const isRead = (requestData.options.method ?? 'GET') === 'GET';
+	return await runItemRequest(this, async () => await this.makeRoutingRequest(requestData), isRead);
+}
+
+/**
+ * Hidden property placed first in every declarative node. RoutingNode hands a request to
+ * `operations.pagination` whenever `send.paginate` is set, which makes this function the one
+ * place where every request of the node is retried and its errors mapped; its `postReceive`
+ * runs before any operation's own output handling.
+ */
+export const transportProperty: INodeProperties = {
+	displayName: 'Transport',
+	name: 'transport',
+	type: 'hidden',
+	default: '',
+	routing: {
+		send: { paginate: true },
+		operations: { pagination: sendRequest },
+		output: { postReceive: [throwOnServiceError] },
+	},
+};
+
+/** Base URL of a credential, without a trailing slash. */
+export function credentialBaseUrl(credentials: IDataObject, type: CredentialType): string {
+	const url = String((type === 'ctsApi' ? credentials.baseUrl : credentials.syncUrl) ?? '');
+	return url.replace(/\/+$/, '');
+}
+
+/**
+ * A request outside the declarative routing (trigger polls, list searches, read-backs):
+ * same authentication, retries and error mapping. Returns the parsed body.
+ */
+export async function ctsRequest<T = IDataObject>(
+	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions,
+	credentialType: CredentialType,
+	options: Omit<IHttpRequestOptions, 'baseURL'>,
+): Promise<T> {
+	const credentials = await this.getCredentials(credentialType);
+	const itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined;
+	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+	const request: IHttpRequestOptions = {
+		...options,
+		baseURL: credentialBaseUrl(credentials, credentialType),
+		headers: { Accept: 'application/json', ...(options.headers ?? {}) },
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	const response = await withRetries(
+		async () => {
+			let answer: IN8nHttpFullResponse;
+			try {
+				answer = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					credentialType,
+					request,
+				)) as IN8nHttpFullResponse;
+			} catch (error) {
+				throw networkError(this.getNode(), error, itemIndex);
+			}
+			if (answer.statusCode >= 400) throw serviceError(this.getNode(), answer, itemIndex);
+			return answer;
+		},
+		{ isRead: (options.method ?? 'GET') === 'GET', signal },
+	);
+	return response.body as T;
+}
