@@ -2,6 +2,7 @@ import {
 	sleep,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
@@ -157,13 +158,13 @@ export function credentialBaseUrl(credentials: IDataObject, type: CredentialType
  * A request outside the declarative routing (trigger polls, list searches, read-backs):
  * same authentication, retries and error mapping. Returns the parsed body.
  */
-export async function ctsRequest<T = IDataObject>(
-	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions,
+export async function ctsRequest(
+	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions | IExecuteFunctions,
 	credentialType: CredentialType,
 	options: Omit<IHttpRequestOptions, 'baseURL'>,
-): Promise<T> {
-	const credentials = await this.getCredentials(credentialType);
-	const itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined;
+	itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined,
+): Promise<IDataObject> {
+	const credentials = await this.getCredentials(credentialType, itemIndex ?? 0);
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const request: IHttpRequestOptions = {
 		...options,
@@ -190,5 +191,5 @@ export async function ctsRequest<T = IDataObject>(
 		},
 		{ isRead: (options.method ?? 'GET') === 'GET', signal },
 	);
-	return response.body as T;
+	return (response.body ?? {}) as IDataObject;
 }

@@ -1,0 +1,70 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { sendConverted } from '../../../shared/fields';
+import { estimatedDurationOption, showFor, taskFieldOptions } from '../../shared/taskFields';
+
+const displayOptions = showFor('create');
+
+/** Relation of a subtask to its parent: `relatedTo` maps the parent's ID to a parent Relation. */
+function parentRelation(parentId: unknown) {
+	const id = String(parentId ?? '').trim();
+	if (!id) throw new Error('enter the ID of the parent task');
+	return { [id]: { '@type': 'Relation', relation: { parent: true } } };
+}
+
+export const taskCreateDescription: INodeProperties[] = [
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Send the quarterly report',
+		description: 'Title of the task (at least 1 character)',
+		displayOptions,
+		routing: { send: { type: 'body', property: 'title' } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions,
+		options: ([
+			...taskFieldOptions('additionalFields', ['needs-action', 'completed']).filter((field) => field.name !== 'title'),
+			{
+				displayName: 'Description Format',
+				name: 'descriptionContentType',
+				type: 'options',
+				options: [
+					{ name: 'Plain Text', value: 'text/plain' },
+					{ name: 'HTML', value: 'text/html' },
+				],
+				default: 'text/plain',
+				description: 'Whether the description is plain text or HTML',
+				routing: { send: { type: 'body', property: 'descriptionContentType' } },
+			},
+			estimatedDurationOption('additionalFields'),
+			{
+				displayName: 'Parent Task ID',
+				name: 'parentTaskId',
+				type: 'string',
+				default: '',
+				description: 'Create the task as a subtask of this task',
+				routing: {
+					send: { preSend: [sendConverted('additionalFields.parentTaskId', 'Parent Task ID', 'relatedTo', parentRelation)] },
+				},
+			},
+		] as INodeProperties[]).sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+	{
+		displayName: 'Return Full Task',
+		name: 'returnFullTask',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to read the created task back and output it whole (one more call, 1 point). Off: output only its ID.',
+		displayOptions,
+	},
+];

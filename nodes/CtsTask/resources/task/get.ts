@@ -1,0 +1,34 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { taskIdField } from '../../shared/taskFields';
+
+/**
+ * The service answers 200 with `task: null` for an unknown (or another user's) ID: that is
+ * "not found" for the user. A deleted task is output as it is, with `deleted: true`.
+ */
+export async function unwrapTaskOrFail(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const task = ((response.body as IDataObject)?.data as IDataObject | undefined)?.task as IDataObject | null;
+	if (!task) {
+		const id = String(this.getNodeParameter('taskId', ''));
+		throw new NodeOperationError(this.getNode(), `Task not found: no task with ID "${id}" exists in this account`, {
+			itemIndex: this.getItemIndex(),
+			description: 'Check the Task ID. Task IDs of other accounts are not visible.',
+		});
+	}
+	return [{ json: task }];
+}
+
+export const taskGetDescription: INodeProperties[] = [
+	taskIdField('get', 'query', 'ID of the task to read. Deleted tasks are returned with "deleted": true.'),
+];

@@ -1,0 +1,119 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { parseDateInput } from '../../../shared/dates';
+import { errorItem, invalidField } from '../../../shared/errors';
+import { TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
+import { ctsRequest } from '../../../shared/transport';
+import { showFor } from '../../shared/taskFields';
+
+const displayOptions = showFor('getAll');
+
+export const taskGetManyDescription: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions,
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions,
+		options: [
+			{
+				displayName: 'Updated After',
+				name: 'updatedAfter',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only tasks created or changed after this moment. A time without offset is read in the workflow\'s time zone.',
+			},
+		],
+	},
+];
+
+/**
+ * Get Many: the open tasks (completed and deleted tasks are not listed by the service), read
+ * in pages of up to 100, advancing on `updated`. Written as a custom operation because it needs
+ * several requests per item and an output notice when the interface cannot page further.
+ */
+export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const output: INodeExecutionData[] = [];
+	const items = this.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+			const limit = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);
+			if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
+				throw invalidField(this.getNode(), 'Limit', `"${limit}" is not a whole number of 1 or more`, itemIndex);
+			}
+			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			let updatedAfter: string | undefined;
+			if (filters.updatedAfter) {
+				const date = parseDateInput(filters.updatedAfter, this.getTimezone());
+				if (!date) {
+					throw invalidField(this.getNode(), 'Updated After', `"${String(filters.updatedAfter)}" is not a date and time`, itemIndex);
+				}
+				updatedAfter = date.toUTC().toISO() ?? undefined;
+			}
+
+			const seen = new Set<string>();
+			const result = await walkTasks(
+				async (after, pageLimit) => {
+					const qs: IDataObject = { limit: pageLimit };
+					if (after) qs.updatedAfter = after;
+					const response = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex);
+					return ((response.data as IDataObject | undefined)?.tasks as IDataObject[] | undefined) ?? [];
+				},
+				{ updated: updatedAfter, idsAtUpdated: [] },
+				limit,
+			);
+			for (const task of result.tasks) {
+				// A task changed while the list was being read shows up again with its newer version.
+				const id = String(task.id);
+				if (seen.has(id)) continue;
+				seen.add(id);
+				output.push({ json: task, pairedItem: { item: itemIndex } });
+			}
+			if (result.overflowedAt.length > 0) {
+				this.addExecutionHints({
+					message: `More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`,
+					type: 'warning',
+					location: 'outputPane',
+				});
+			}
+		} catch (error) {
+			const nodeError =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			if (this.continueOnFail()) {
+				output.push(errorItem(nodeError, itemIndex));
+				continue;
+			}
+			throw nodeError;
+		}
+	}
+	return [output];
+}

@@ -1,0 +1,113 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { checkTitle, outputAfterWrite, requireUpdateFields, TASK_RESOURCE } from '../../shared/taskFields';
+import { taskCloseDescription } from './close';
+import { taskCreateDescription } from './create';
+import { taskDeleteDescription } from './delete';
+import { taskGetDescription, unwrapTaskOrFail } from './get';
+import { taskGetManyDescription } from './getAll';
+import { taskMoveDescription, sendMoveTargets } from './move';
+import { taskReopenDescription } from './reopen';
+import { taskUpdateDescription } from './update';
+
+const afterChange = outputAfterWrite('returnTask', { success: true });
+
+export const taskDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [TASK_RESOURCE] } },
+		options: [
+			{
+				name: 'Close',
+				value: 'close',
+				action: 'Complete a task',
+				description: 'Mark a task (or one occurrence of a recurring task) as completed',
+				routing: {
+					request: { method: 'POST', url: '/v3/tasks/close' },
+					output: { postReceive: [afterChange] },
+				},
+			},
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a task',
+				description: 'Create a task, optionally as a subtask of another task',
+				routing: {
+					request: { method: 'POST', url: '/v3/tasks/create' },
+					send: { preSend: [checkTitle] },
+					output: { postReceive: [outputAfterWrite('returnFullTask', {})] },
+				},
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a task',
+				description: 'Delete a task and its subtasks',
+				routing: {
+					request: { method: 'POST', url: '/v3/tasks/delete' },
+					output: { postReceive: [outputAfterWrite(undefined, { deleted: true })] },
+				},
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a task',
+				description: 'Read one task by its ID, including a deleted one',
+				routing: {
+					request: { method: 'GET', url: '/v3/tasks' },
+					output: { postReceive: [unwrapTaskOrFail] },
+				},
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many tasks',
+				description: 'List open tasks, optionally only those changed after a given time',
+			},
+			{
+				name: 'Move',
+				value: 'move',
+				action: 'Move a task',
+				description: 'Change the position of a task in its list, or its parent task',
+				routing: {
+					request: { method: 'POST', url: '/v3/tasks/move' },
+					send: { preSend: [sendMoveTargets] },
+					output: { postReceive: [afterChange] },
+				},
+			},
+			{
+				name: 'Reopen',
+				value: 'reopen',
+				action: 'Reopen a task',
+				description: 'Mark a completed task (or occurrence) as not completed again',
+				routing: {
+					request: { method: 'POST', url: '/v3/tasks/reopen' },
+					output: { postReceive: [afterChange] },
+				},
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a task',
+				description: 'Change only the fields you set on a task',
+				routing: {
+					request: { method: 'POST', url: '/v3/tasks/update' },
+					send: { preSend: [checkTitle, requireUpdateFields] },
+					output: { postReceive: [afterChange] },
+				},
+			},
+		],
+		default: 'create',
+	},
+	...taskCreateDescription,
+	...taskGetDescription,
+	...taskGetManyDescription,
+	...taskUpdateDescription,
+	...taskMoveDescription,
+	...taskDeleteDescription,
+	...taskCloseDescription,
+	...taskReopenDescription,
+];

@@ -1,0 +1,79 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+
+import { invalidField } from '../../../shared/errors';
+import { returnTaskField, showFor, taskIdField } from '../../shared/taskFields';
+
+const displayOptions = showFor('move');
+
+/**
+ * `previousId` and `parentId` each have three meanings: a task ID, null (first position /
+ * root level), or absent (unchanged). The two choices below map onto them explicitly.
+ */
+export async function sendMoveTargets(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const body: IDataObject = { ...(requestOptions.body as IDataObject) };
+	const target = (choice: string, idParameter: string, label: string, whenNull: string) => {
+		if (choice === whenNull) return null;
+		const id = String(this.getNodeParameter(idParameter, '')).trim();
+		if (!id) throw invalidField(this.getNode(), label, 'enter a task ID', this.getItemIndex());
+		return id;
+	};
+	const position = this.getNodeParameter('position', 'first') as string;
+	const parent = this.getNodeParameter('parent', 'keep') as string;
+	if (position !== 'keep') body.previousId = target(position, 'previousTaskId', 'Previous Task ID', 'first');
+	if (parent !== 'keep') body.parentId = target(parent, 'parentTaskId', 'Parent Task ID', 'root');
+	if (position === 'keep' && parent === 'keep') {
+		throw invalidField(this.getNode(), 'Position', 'choose a new position or a new parent: both are set to keep the current one', this.getItemIndex());
+	}
+	requestOptions.body = body;
+	return requestOptions;
+}
+
+export const taskMoveDescription: INodeProperties[] = [
+	taskIdField('move', 'body', 'ID of the task to move'),
+	{
+		displayName: 'Position',
+		name: 'position',
+		type: 'options',
+		options: [
+			{ name: 'First Position', value: 'first', description: 'Place the task before all others' },
+			{ name: 'After a Task', value: 'after', description: 'Place the task right after another task' },
+			{ name: 'Keep Current Position', value: 'keep' },
+		],
+		default: 'first',
+		displayOptions,
+	},
+	{
+		displayName: 'Previous Task ID',
+		name: 'previousTaskId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the task the moved task should follow',
+		displayOptions: { show: { ...displayOptions?.show, position: ['after'] } },
+	},
+	{
+		displayName: 'Parent',
+		name: 'parent',
+		type: 'options',
+		options: [
+			{ name: 'Keep Current Parent', value: 'keep' },
+			{ name: 'Root Level', value: 'root', description: 'Make it a top-level task' },
+			{ name: 'Under a Task', value: 'under', description: 'Make it a subtask of another task' },
+		],
+		default: 'keep',
+		displayOptions,
+	},
+	{
+		displayName: 'Parent Task ID',
+		name: 'parentTaskId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the new parent task',
+		displayOptions: { show: { ...displayOptions?.show, parent: ['under'] } },
+	},
+	returnTaskField('move'),
+];

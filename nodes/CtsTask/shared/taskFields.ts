@@ -1,0 +1,274 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type INodeProperties,
+	type PostReceiveAction,
+} from 'n8n-workflow';
+
+import { parseDateInput } from '../../shared/dates';
+import { invalidField } from '../../shared/errors';
+import {
+	sendConverted,
+	sendHoursMinutesDuration,
+	sendLocalDateTime,
+	sendTimeZone,
+	timeZoneField,
+	toStringList,
+} from '../../shared/fields';
+import { ctsRequest } from '../../shared/transport';
+
+export const TASK_RESOURCE = 'task';
+
+/** displayOptions for fields of one task operation. */
+export function showFor(operation: string): INodeProperties['displayOptions'] {
+	return { show: { resource: [TASK_RESOURCE], operation: [operation] } };
+}
+
+/** The task ID field, sent where the operation expects it. */
+export function taskIdField(operation: string, send: 'body' | 'query', description: string): INodeProperties {
+	return {
+		displayName: 'Task ID',
+		name: 'taskId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 7f3c2a9e-…',
+		description,
+		displayOptions: showFor(operation),
+		routing: { send: { type: send, property: 'id' } },
+	};
+}
+
+export const priorityOptions = [
+	{ name: 'None', value: 0 },
+	{ name: '1 (Highest)', value: 1 },
+	{ name: '2', value: 2 },
+	{ name: '3', value: 3 },
+	{ name: '4', value: 4 },
+	{ name: '5 (Medium)', value: 5 },
+	{ name: '6', value: 6 },
+	{ name: '7', value: 7 },
+	{ name: '8', value: 8 },
+	{ name: '9 (Lowest)', value: 9 },
+];
+
+/**
+ * The writable task fields shared by Create ("Additional Fields") and Update ("Update Fields"),
+ * each with how it maps to the request body. `collection` is the parameter that holds them.
+ */
+export function taskFieldOptions(collection: string, progressValues: string[]): INodeProperties[] {
+	const progressNames: Record<string, string> = {
+		'needs-action': 'Needs Action',
+		'in-process': 'In Process',
+		completed: 'Completed',
+		failed: 'Failed',
+		cancelled: 'Cancelled',
+	};
+	return [
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			description: 'Details of the task, as plain text or HTML (see Description Format)',
+			routing: { send: { type: 'body', property: 'description' } },
+		},
+		{
+			displayName: 'Due',
+			name: 'due',
+			type: 'dateTime',
+			default: '',
+			description:
+				'When the task is due. A time without offset is read in the Time Zone field (or the workflow\'s time zone); a time with an offset is converted into it. A date alone means midnight.',
+			routing: { send: { preSend: [sendLocalDateTime(collection, 'due', 'timeZone', 'Due')] } },
+		},
+		{
+			displayName: 'Tag IDs',
+			name: 'tags',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. tag-1, tag-2',
+			description: 'IDs of the tags to assign, separated by commas (or a list from an expression)',
+			routing: { send: { preSend: [sendConverted(`${collection}.tags`, 'Tag IDs', 'tags', toStringList)] } },
+		},
+		{
+			displayName: 'Priority',
+			name: 'priority',
+			type: 'options',
+			options: priorityOptions,
+			default: 0,
+			description: 'Priority from 1 (highest) to 9 (lowest); None leaves it undefined',
+			routing: {
+				send: {
+					preSend: [
+						sendConverted(`${collection}.priority`, 'Priority', 'priority', (value) => {
+							const priority = Number(value);
+							if (!Number.isInteger(priority)) throw new Error(`"${String(value)}" is not a whole number from 0 to 9`);
+							if (priority > 9) throw new Error('priority must not be greater than 9');
+							if (priority < 0) throw new Error('priority must not be less than 0');
+							return priority;
+						}),
+					],
+				},
+			},
+		},
+		{
+			displayName: 'Progress',
+			name: 'progress',
+			type: 'options',
+			options: progressValues.map((value) => ({ name: progressNames[value], value })),
+			default: 'needs-action',
+			description: 'State of the task',
+			routing: { send: { type: 'body', property: 'progress' } },
+		},
+		{
+			displayName: 'Task List ID',
+			name: 'taskListId',
+			type: 'string',
+			default: '',
+			placeholder: 'default',
+			description: 'Task list that holds the task; every account has a list with the ID "default"',
+			routing: { send: { type: 'body', property: 'taskListId' } },
+		},
+		timeZoneField({
+			description:
+				'IANA time zone of the due date, e.g. Europe/Berlin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			routing: { send: { preSend: [sendTimeZone(`${collection}.timeZone`, 'Time Zone')] } },
+		}),
+		{
+			displayName: 'Title',
+			name: 'title',
+			type: 'string',
+			default: '',
+			description: 'New title of the task (at least 1 character)',
+			routing: { send: { type: 'body', property: 'title' } },
+		},
+	];
+}
+
+/** The estimated duration, as hours and minutes; sent as an ISO 8601 duration. */
+export function estimatedDurationOption(collection: string): INodeProperties {
+	return {
+		displayName: 'Estimated Duration',
+		name: 'estimatedDuration',
+		type: 'fixedCollection',
+		default: { duration: { hours: 0, minutes: 30 } },
+		description: 'How long the task is expected to take',
+		options: [
+			{
+				displayName: 'Duration',
+				name: 'duration',
+				values: [
+					{ displayName: 'Hours', name: 'hours', type: 'number', typeOptions: { minValue: 0 }, default: 0 },
+					{ displayName: 'Minutes', name: 'minutes', type: 'number', typeOptions: { minValue: 0, maxValue: 59 }, default: 30 },
+				],
+			},
+		],
+		routing: {
+			send: { preSend: [sendHoursMinutesDuration(`${collection}.estimatedDuration`, 'Estimated Duration', 'estimatedDuration')] },
+		},
+	};
+}
+
+/** Refuses an empty title before any request, with the service's own wording. */
+export async function checkTitle(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const body = requestOptions.body as IDataObject;
+	if ('title' in body && (typeof body.title !== 'string' || body.title.length < 1)) {
+		throw invalidField(this.getNode(), 'Title', 'title must be longer than or equal to 1 characters', this.getItemIndex());
+	}
+	return requestOptions;
+}
+
+/** Refuses an update that would change nothing. */
+export async function requireUpdateFields(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	if (Object.keys(requestOptions.body as IDataObject).every((key) => key === 'id')) {
+		throw invalidField(this.getNode(), 'Update Fields', 'add at least one field to change', this.getItemIndex());
+	}
+	return requestOptions;
+}
+
+/** Reads a task by ID (1 point). */
+export async function readTask(context: IExecuteSingleFunctions, id: string): Promise<IDataObject | null> {
+	const response = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } });
+	return ((response.data as IDataObject | undefined)?.task as IDataObject | null) ?? null;
+}
+
+/**
+ * Output of a write the service answers without the task (204, or `{ id }` on create):
+ * `{ id, ...extra }`, or the task as it is after the change when `readBackParameter` is on.
+ * A failed read-back does not fail silently, but it never re-sends the write either.
+ */
+export function outputAfterWrite(readBackParameter: string | undefined, extra: IDataObject): PostReceiveAction {
+	return async function (
+		this: IExecuteSingleFunctions,
+		_items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		const created = ((response.body as IDataObject | undefined)?.data as IDataObject | undefined)?.id;
+		const id = String(created ?? this.getNodeParameter('taskId', ''));
+		if (!readBackParameter || !this.getNodeParameter(readBackParameter, false)) return [{ json: { id, ...extra } }];
+		let task: IDataObject | null;
+		try {
+			task = await readTask(this, id);
+		} catch (error) {
+			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but reading the task back failed: ${(error as Error).message}`, {
+				itemIndex: this.getItemIndex(),
+				description: `Turn off the option to read the task back, or read it with the Get operation. ${(error as { description?: string }).description ?? ''}`.trim(),
+			});
+		}
+		if (!task) {
+			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but the task could not be read back`, {
+				itemIndex: this.getItemIndex(),
+			});
+		}
+		return [{ json: task }];
+	};
+}
+
+/** Option of the writes answered by 204 (update, move, close, reopen): read the task back. */
+export function returnTaskField(operation: string): INodeProperties {
+	return {
+		displayName: 'Return Task After Change',
+		name: 'returnTask',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to read the task after the change and output it whole (one more call, 1 point). Off: output { ID, success }.',
+		displayOptions: showFor(operation),
+	};
+}
+
+/** Occurrence of a recurring task (close and reopen), sent as an ISO 8601 date-time with offset. */
+export function occurrenceStartField(operation: string, description: string): INodeProperties {
+	return {
+		displayName: 'Occurrence Start',
+		name: 'occurrenceStart',
+		type: 'dateTime',
+		default: '',
+		description: `${description}. Leave empty for a task that does not repeat. A time without offset is read in the workflow's time zone.`,
+		displayOptions: showFor(operation),
+		routing: {
+			send: {
+				preSend: [
+					sendConverted('occurrenceStart', 'Occurrence Start', 'occurrenceStart', (value, context) => {
+						if (value === '' || value === undefined || value === null) return undefined;
+						const date = parseDateInput(value, context.getTimezone());
+						if (!date) throw new Error(`"${String(value)}" is not a date and time`);
+						return date.toISO({ suppressMilliseconds: true });
+					}),
+				],
+			},
+		},
+	};
+}

@@ -1,0 +1,60 @@
+import { DateTime, Duration, IANAZone } from 'luxon';
+
+/** The service's LocalDateTime: exactly 19 characters, no offset, no `Z`. */
+export const LOCAL_DATE_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
+
+/**
+ * Whether `zone` is an IANA time zone the service accepts: a region name such as
+ * `Europe/Berlin`, or `UTC`. Abbreviations (`EST`, `CET`) and offsets (`GMT+1`, `Etc/GMT+1`)
+ * are refused by the service even though some of them exist in the time zone database.
+ */
+export function isIanaZone(zone: unknown): zone is string {
+	if (typeof zone !== 'string' || zone.length === 0) return false;
+	if (zone === 'UTC' || zone === 'Etc/UTC') return true;
+	return zone.includes('/') && !zone.startsWith('Etc/') && IANAZone.isValidZone(zone);
+}
+
+/**
+ * Reads a date or date-time the way people give it: ISO 8601 with or without offset
+ * (`2026-11-25T17:00:00+01:00`, `2026-11-25T17:00`, `2026-11-25`), `2026-11-25 17:00`, a
+ * luxon DateTime from an n8n expression (`{{ $now.plus({ days: 1 }) }}`), a JS Date or
+ * epoch milliseconds. Values without an offset are wall-clock times in `zone`.
+ * Returns undefined when the value is not a date.
+ */
+export function parseDateInput(value: unknown, zone: string): DateTime | undefined {
+	let parsed: DateTime | undefined;
+	if (DateTime.isDateTime(value)) {
+		// May come from another copy of luxon (n8n's): rebuild it from its ISO form.
+		parsed = DateTime.fromISO((value as DateTime).toISO() ?? '', { setZone: true });
+	} else if (value instanceof Date) {
+		parsed = DateTime.fromJSDate(value);
+	} else if (typeof value === 'number' && Number.isFinite(value)) {
+		parsed = DateTime.fromMillis(value);
+	} else if (typeof value === 'string' && value.trim() !== '') {
+		const text = value.trim();
+		parsed = DateTime.fromISO(text, { zone, setZone: true });
+		if (!parsed.isValid) parsed = DateTime.fromSQL(text, { zone, setZone: true });
+	}
+	return parsed?.isValid ? parsed : undefined;
+}
+
+/** A parsed date as the service's LocalDateTime in `zone` (converting the instant when it had an offset). */
+export function toLocalDateTime(date: DateTime, zone: string): string {
+	return date.setZone(zone).toFormat(LOCAL_DATE_TIME_FORMAT);
+}
+
+/** Whether the text carried its own offset or `Z` (then it names an instant, not a wall-clock time). */
+export function hasExplicitOffset(value: unknown): boolean {
+	if (DateTime.isDateTime(value) || value instanceof Date || typeof value === 'number') return true;
+	return typeof value === 'string' && /(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/.test(value.trim()) && /\d[T ]\d/.test(value);
+}
+
+/** ISO 8601 duration from hours and minutes, e.g. `PT1H30M`. */
+export function durationFromHoursMinutes(hours: number, minutes: number): string {
+	return Duration.fromObject({ hours, minutes }).normalize().toISO() ?? 'PT0S';
+}
+
+/** Whether `value` is an ISO 8601 duration (`PT25M`, `P1D`, `PT1H30M`). */
+export function isIsoDuration(value: unknown): value is string {
+	return typeof value === 'string' && /^P(?!$)/.test(value) && Duration.fromISO(value).isValid;
+}

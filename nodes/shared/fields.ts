@@ -1,0 +1,114 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	PreSendAction,
+} from 'n8n-workflow';
+
+import { invalidField } from './errors';
+import { durationFromHoursMinutes, hasExplicitOffset, isIanaZone, parseDateInput, toLocalDateTime } from './dates';
+
+/**
+ * A preSend step that reads one parameter, converts it (the converter throws a message naming
+ * what is wrong) and writes the result into the request body. Used where a field's value needs
+ * more than a plain copy: dates, durations, lists, computed keys.
+ */
+export function sendConverted(
+	parameterPath: string,
+	fieldLabel: string,
+	bodyKey: string,
+	convert: (value: unknown, context: IExecuteSingleFunctions) => unknown,
+): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const value = this.getNodeParameter(parameterPath, undefined);
+		let converted: unknown;
+		try {
+			converted = convert(value, this);
+		} catch (error) {
+			throw invalidField(this.getNode(), fieldLabel, (error as Error).message, this.getItemIndex());
+		}
+		if (converted !== undefined) {
+			requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), [bodyKey]: converted };
+		}
+		return requestOptions;
+	};
+}
+
+/** Comma-separated text or a list (from an expression) as a list of non-empty strings. */
+export function toStringList(value: unknown): string[] {
+	const entries = Array.isArray(value) ? value : String(value ?? '').split(',');
+	return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+}
+
+/**
+ * Due date of a task (or any LocalDateTime field that has a companion time zone field):
+ * normalised to the service's 19-character LocalDateTime. A value with an offset names an
+ * instant: it is converted into the chosen zone, or into the workflow's zone, which is then sent
+ * too, so the instant is kept. A value without an offset is a wall-clock time and is sent as is.
+ */
+export function sendLocalDateTime(
+	collection: string,
+	dateField: string,
+	zoneField: string,
+	fieldLabel: string,
+): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const raw = this.getNodeParameter(`${collection}.${dateField}`, '');
+		const chosenZone = this.getNodeParameter(`${collection}.${zoneField}`, '') as string;
+		const zone = chosenZone || this.getTimezone();
+		if (!isIanaZone(zone)) return requestOptions; // reported by the time zone field's own check
+		const date = parseDateInput(raw, zone);
+		if (!date) {
+			throw invalidField(
+				this.getNode(),
+				fieldLabel,
+				`"${String(raw)}" is not a date and time`,
+				this.getItemIndex(),
+				'Use ISO 8601, for example 2026-11-25T17:00:00 (a time in the chosen time zone), 2026-11-25T17:00:00+01:00, 2026-11-25, or an expression such as {{ $now.plus({ days: 1 }) }}.',
+			);
+		}
+		const body: IDataObject = { ...((requestOptions.body as IDataObject) ?? {}) };
+		body[dateField] = toLocalDateTime(date, zone);
+		if (!chosenZone && hasExplicitOffset(raw)) body[zoneField] = zone;
+		requestOptions.body = body;
+		return requestOptions;
+	};
+}
+
+/** Checks an IANA time zone field before sending it. */
+export function sendTimeZone(parameterPath: string, fieldLabel: string, bodyKey = 'timeZone'): PreSendAction {
+	return sendConverted(parameterPath, fieldLabel, bodyKey, (value) => {
+		if (!isIanaZone(value)) {
+			throw new Error(
+				`"${String(value)}" is not an IANA time zone: use a region name such as Europe/Berlin or America/New_York, or UTC (abbreviations such as EST and offsets such as GMT+1 are not accepted)`,
+			);
+		}
+		return value;
+	});
+}
+
+/** Hours and minutes (a fixed collection) as an ISO 8601 duration. */
+export function sendHoursMinutesDuration(parameterPath: string, fieldLabel: string, bodyKey: string): PreSendAction {
+	return sendConverted(parameterPath, fieldLabel, bodyKey, (value) => {
+		const { hours = 0, minutes = 0 } = ((value as IDataObject)?.duration ?? {}) as { hours?: number; minutes?: number };
+		if (![hours, minutes].every((part) => typeof part === 'number' && Number.isFinite(part) && part >= 0)) {
+			throw new Error('hours and minutes must be numbers of 0 or more');
+		}
+		return durationFromHoursMinutes(hours, minutes);
+	});
+}
+
+/** The time zone dropdown shared by every node: searchable, or an expression. */
+export function timeZoneField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Time Zone Name or ID',
+		name: 'timeZone',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getTimeZones' },
+		default: '',
+		description:
+			'IANA time zone, e.g. Europe/Berlin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		...overrides,
+	} as INodeProperties;
+}
