@@ -2,12 +2,12 @@
  * The built package as n8n loads it: package.json's n8n section, every listed node and
  * credential, icons and codex files, and n8n's own validation of node descriptions.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
 
 const root = resolve(__dirname, '..');
-const packageJson = require(join(root, 'package.json'));
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 describe('built package', () => {
 	let loader: PackageDirectoryLoader;
