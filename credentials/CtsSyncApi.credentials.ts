@@ -89,6 +89,14 @@ export class CtsSyncApi implements ICredentialType {
 			{
 				type: 'responseSuccessBody',
 				properties: {
+					key: 'status',
+					value: 404,
+					message: 'The Sync URL did not answer like the service: check the address',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
 					key: 'errorRef',
 					value: undefined,
 					message: 'The Sync URL did not answer like the service: check the address',

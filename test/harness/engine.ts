@@ -6,6 +6,7 @@
  * helper that applies `authenticate` the way n8n's own CredentialsHelper does.
  */
 import {
+	DirectoryLoader,
 	ExecuteContext,
 	ExecutionLifecycleHooks,
 	RoutingNode,
@@ -218,6 +219,8 @@ export interface NodeRunOptions {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
 	typeVersion?: number;
+	/** The workflow's time zone (n8n's default is America/New_York). */
+	timezone?: string;
 }
 
 export interface NodeRunResult {
@@ -232,6 +235,8 @@ export class Engine {
 	readonly nodeTypes: TestNodeTypes;
 
 	constructor(nodes: Record<string, INodeType>) {
+		// n8n's loader adds the declarative nodes' request options (batching, proxy, timeout).
+		for (const node of Object.values(nodes)) DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
 		this.nodeTypes = new TestNodeTypes(nodes);
 	}
 
@@ -269,7 +274,7 @@ export class Engine {
 			...workflowData,
 			active: false,
 			nodeTypes: this.nodeTypes,
-			settings: { executionOrder: 'v1' },
+			settings: { executionOrder: 'v1', timezone: options.timezone ?? 'America/New_York' },
 		});
 		const additionalData = additionalDataFor(store, 'manual', workflowData);
 		const run = await new WorkflowExecute(additionalData, 'manual').run({

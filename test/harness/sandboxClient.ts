@@ -1,0 +1,97 @@
+/**
+ * Starts the sandbox in-process for a test file and talks to it over HTTP: its control
+ * endpoints (reset, clock, limits, faults, request log) and its API, for arranging state and
+ * checking results independently of the node under test.
+ */
+import { startSandbox, type Sandbox } from '../sandbox/server';
+
+export const ALICE_KEY = 'sandbox-alice-key';
+export const BOB_KEY = 'sandbox-bob-key';
+export const NOPLAN_KEY = 'sandbox-noplan-key';
+
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	status: number;
+	points: number;
+	body?: unknown;
+}
+
+export class SandboxClient {
+	private sandbox?: Sandbox;
+
+	get url(): string {
+		if (!this.sandbox) throw new Error('Sandbox not started');
+		return this.sandbox.url;
+	}
+
+	async start(): Promise<void> {
+		this.sandbox = await startSandbox({ port: 0 });
+	}
+
+	async stop(): Promise<void> {
+		await this.sandbox?.close();
+	}
+
+	async control(name: string, body: unknown = {}): Promise<Record<string, unknown>> {
+		const response = await fetch(`${this.url}/_sandbox/${name}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		if (!response.ok) throw new Error(`Sandbox control ${name} answered ${response.status}: ${await response.text()}`);
+		const text = await response.text();
+		return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+	}
+
+	async reset(): Promise<void> {
+		await this.control('reset');
+	}
+
+	/** API calls the sandbox received (control calls excluded), oldest first. */
+	async requests(): Promise<LoggedRequest[]> {
+		const response = await fetch(`${this.url}/_sandbox/requests`);
+		const body = (await response.json()) as { requests?: LoggedRequest[] } | LoggedRequest[];
+		return Array.isArray(body) ? body : (body.requests ?? []);
+	}
+
+	async clearRequests(): Promise<void> {
+		await fetch(`${this.url}/_sandbox/requests`, { method: 'DELETE' });
+	}
+
+	async token(user: string, ttlSeconds = 3600): Promise<string> {
+		return (await this.control('token', { user, ttlSeconds })).token as string;
+	}
+
+	/** Calls the API directly (arranging state, or reading it back to check a node's work). */
+	async api(
+		method: 'GET' | 'POST',
+		path: string,
+		{ key = ALICE_KEY, qs, body, bearer }: { key?: string; qs?: Record<string, string>; body?: unknown; bearer?: string } = {},
+	): Promise<{ status: number; body: any; headers: Headers }> {
+		const query = qs ? `?${new URLSearchParams(qs).toString()}` : '';
+		const response = await fetch(`${this.url}${path}${query}`, {
+			method,
+			headers: {
+				authorization: bearer ? `Bearer ${bearer}` : `ApiKey ${key}`,
+				accept: 'application/json',
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+	}
+
+	async createTask(fields: Record<string, unknown>, key = ALICE_KEY): Promise<string> {
+		const { status, body } = await this.api('POST', '/v3/tasks/create', { key, body: fields });
+		if (status !== 200) throw new Error(`create task answered ${status}: ${JSON.stringify(body)}`);
+		return body.data.id as string;
+	}
+
+	async getTask(id: string, key = ALICE_KEY): Promise<Record<string, any> | null> {
+		const { body } = await this.api('GET', '/v3/tasks', { key, qs: { id } });
+		return body.data.task;
+	}
+}

@@ -1,0 +1,354 @@
+/**
+ * The CTS Task node run by n8n's real engine (WorkflowExecute → RoutingNode) against the
+ * sandbox over HTTP. What the node sent is read back from the sandbox's request log.
+ */
+import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { Engine, type NodeRunOptions } from '../harness/engine';
+import { ALICE_KEY, NOPLAN_KEY, SandboxClient } from '../harness/sandboxClient';
+
+const sandbox = new SandboxClient();
+const engine = new Engine({ ctsTask: new CtsTask() });
+
+beforeAll(async () => await sandbox.start());
+afterAll(async () => await sandbox.stop());
+beforeEach(async () => await sandbox.reset());
+
+function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
+	return engine.runNode({
+		type: 'ctsTask',
+		parameters: { resource: 'task', ...parameters },
+		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
+		...options,
+	});
+}
+
+async function apiCalls() {
+	return await sandbox.requests();
+}
+
+describe('Create', () => {
+	it('creates a task from its title and outputs the whole task read back', async () => {
+		const { items, error } = await run({ operation: 'create', title: 'Write report' });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({
+			'@type': 'Task',
+			title: 'Write report',
+			progress: 'needs-action',
+			taskListId: 'default',
+		});
+		const calls = await apiCalls();
+		expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /v3/tasks/create', 'GET /v3/tasks']);
+		expect(calls[0].body).toEqual({ title: 'Write report' });
+		expect(calls[1].query).toEqual({ id: items[0].json.id });
+	});
+
+	it('outputs only the ID, with one call, when Return Full Task is off', async () => {
+		const { items } = await run({ operation: 'create', title: 'Quick', returnFullTask: false });
+		expect(Object.keys(items[0].json)).toEqual(['id']);
+		expect(await apiCalls()).toHaveLength(1);
+		expect(await sandbox.getTask(items[0].json.id as string)).toMatchObject({ title: 'Quick' });
+	});
+
+	it('maps every additional field to the request body', async () => {
+		const parentId = await sandbox.createTask({ title: 'Parent' });
+		await sandbox.clearRequests();
+		const { items, error } = await run({
+			operation: 'create',
+			title: 'Child',
+			additionalFields: {
+				description: '<p>Details</p>',
+				descriptionContentType: 'text/html',
+				due: '2026-12-01T17:00:00+01:00',
+				timeZone: 'America/New_York',
+				estimatedDuration: { duration: { hours: 1, minutes: 30 } },
+				taskListId: 'default',
+				priority: 1,
+				progress: 'completed',
+				parentTaskId: parentId,
+				tags: 'tag-a, tag-b',
+			},
+		});
+		expect(error).toBeUndefined();
+		const [create] = await apiCalls();
+		expect(create.body).toEqual({
+			title: 'Child',
+			description: '<p>Details</p>',
+			descriptionContentType: 'text/html',
+			due: '2026-12-01T11:00:00',
+			timeZone: 'America/New_York',
+			estimatedDuration: 'PT1H30M',
+			taskListId: 'default',
+			priority: 1,
+			progress: 'completed',
+			relatedTo: { [parentId]: { '@type': 'Relation', relation: { parent: true } } },
+			tags: ['tag-a', 'tag-b'],
+		});
+		expect(items[0].json).toMatchObject({ due: '2026-12-01T11:00:00', timeZone: 'America/New_York', priority: 1 });
+	});
+
+	it.each([
+		['a wall-clock time is sent as is, without a zone', '2026-12-01T09:30:00', undefined, '2026-12-01T09:30:00', undefined],
+		['a date alone means midnight', '2026-12-01', 'Europe/Berlin', '2026-12-01T00:00:00', 'Europe/Berlin'],
+		['an instant without a chosen zone is kept in the workflow zone', '2026-12-01T12:00:00Z', undefined, '2026-12-01T07:00:00', 'America/New_York'],
+		['a space-separated time is understood', '2026-12-01 08:15', 'Asia/Tokyo', '2026-12-01T08:15:00', 'Asia/Tokyo'],
+		[
+			'an n8n DateTime expression is converted into the chosen zone',
+			"={{ DateTime.fromISO('2026-06-01T10:00:00', { zone: 'Europe/Berlin' }) }}",
+			'Europe/London',
+			'2026-06-01T09:00:00',
+			'Europe/London',
+		],
+	])('due: %s', async (_name, due, timeZone, expectedDue, expectedZone) => {
+		const additionalFields: Record<string, unknown> = { due };
+		if (timeZone) additionalFields.timeZone = timeZone;
+		const { error } = await run({ operation: 'create', title: 'Due test', returnFullTask: false, additionalFields });
+		expect(error).toBeUndefined();
+		const [create] = await apiCalls();
+		expect((create.body as Record<string, unknown>).due).toBe(expectedDue);
+		expect((create.body as Record<string, unknown>).timeZone).toBe(expectedZone);
+	});
+
+	it.each([
+		['an empty title', { title: '' }, 'Title: title must be longer than or equal to 1 characters'],
+		['a due date that is not a date', { title: 'x', additionalFields: { due: 'next tuesday' } }, 'Due: "next tuesday" is not a date and time'],
+		['a time zone abbreviation', { title: 'x', additionalFields: { timeZone: 'EST' } }, 'Time Zone: "EST" is not an IANA time zone'],
+		['an offset as time zone', { title: 'x', additionalFields: { timeZone: 'GMT+1' } }, 'Time Zone: "GMT+1" is not an IANA time zone'],
+		['a priority above 9', { title: 'x', additionalFields: { priority: '={{ 12 }}' } }, 'Priority: priority must not be greater than 9'],
+		['a priority below 0', { title: 'x', additionalFields: { priority: '={{ -1 }}' } }, 'Priority: priority must not be less than 0'],
+		[
+			'a negative duration',
+			{ title: 'x', additionalFields: { estimatedDuration: { duration: { hours: -1, minutes: 0 } } } },
+			'Estimated Duration: hours and minutes must be numbers of 0 or more',
+		],
+	])('refuses %s before any request, naming the field', async (_name, parameters, message) => {
+		const { error, items } = await run({ operation: 'create', ...parameters });
+		expect(items).toHaveLength(0);
+		expect(error?.message).toContain(message);
+		expect(await apiCalls()).toHaveLength(0);
+	});
+
+	it('shows a service validation error decoded, with status and errorRef', async () => {
+		const { error } = await run({
+			operation: 'create',
+			title: 'x',
+			returnFullTask: false,
+			additionalFields: { progress: '={{ "in-process" }}' },
+		});
+		expect(error?.message).toMatch(/^The service rejected the request: .*progress/);
+		expect(error?.message).not.toContain('["');
+		expect(error?.description).toMatch(/HTTP 400 · errorRef \S+/);
+		expect(error?.httpCode).toBe('400');
+	});
+});
+
+describe('Get', () => {
+	it('outputs the task', async () => {
+		const id = await sandbox.createTask({ title: 'Read me', priority: 3 });
+		const { items } = await run({ operation: 'get', taskId: id });
+		expect(items[0].json).toMatchObject({ id, title: 'Read me', priority: 3 });
+		expect((await apiCalls()).at(-1)).toMatchObject({ method: 'GET', path: '/v3/tasks', query: { id } });
+	});
+
+	it('outputs a deleted task with deleted: true', async () => {
+		const id = await sandbox.createTask({ title: 'Gone' });
+		await sandbox.api('POST', '/v3/tasks/delete', { body: { id } });
+		const { items } = await run({ operation: 'get', taskId: id });
+		expect(items[0].json).toMatchObject({ id, title: 'Gone', deleted: true });
+	});
+
+	it('raises "task not found" for an unknown ID, and for another user\'s task', async () => {
+		const unknown = await run({ operation: 'get', taskId: 'no-such-task' });
+		expect(unknown.error?.message).toContain('Task not found');
+		const bobsTask = await sandbox.createTask({ title: 'Bob only' }, 'sandbox-bob-key');
+		const foreign = await run({ operation: 'get', taskId: bobsTask });
+		expect(foreign.error?.message).toContain('Task not found');
+	});
+
+	it('gives one error item per failed item under Continue On Fail, paired with its input', async () => {
+		const id = await sandbox.createTask({ title: 'Exists' });
+		const { items, error } = await run(
+			{ operation: 'get', taskId: '={{ $json.id }}' },
+			{ items: [{ id }, { id: 'missing' }, { id }], continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expect(items[0].json.title).toBe('Exists');
+		expect(items[1].json.error).toContain('Task not found');
+		expect(items[1].pairedItem).toEqual({ item: 1 });
+		expect(items[2].pairedItem).toEqual({ item: 2 });
+	});
+});
+
+describe('Update', () => {
+	it('sends only the fields that were set and outputs { id, success }', async () => {
+		const id = await sandbox.createTask({ title: 'Old', description: 'keep me', priority: 2 });
+		await sandbox.clearRequests();
+		const { items } = await run({
+			operation: 'update',
+			taskId: id,
+			updateFields: { title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' },
+		});
+		expect(items[0].json).toEqual({ id, success: true });
+		const [update] = await apiCalls();
+		expect(update.body).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' });
+		expect(await sandbox.getTask(id)).toMatchObject({ title: 'New', description: 'keep me', priority: 2, progress: 'in-process' });
+	});
+
+	it('returns the task after the change when asked', async () => {
+		const id = await sandbox.createTask({ title: 'Old' });
+		const { items } = await run({ operation: 'update', taskId: id, updateFields: { priority: 9 }, returnTask: true });
+		expect(items[0].json).toMatchObject({ id, title: 'Old', priority: 9 });
+	});
+
+	it('refuses an update without fields, and an empty title', async () => {
+		const id = await sandbox.createTask({ title: 'Old' });
+		await sandbox.clearRequests();
+		expect((await run({ operation: 'update', taskId: id, updateFields: {} })).error?.message).toContain(
+			'Update Fields: add at least one field to change',
+		);
+		expect((await run({ operation: 'update', taskId: id, updateFields: { title: '' } })).error?.message).toContain(
+			'Title: title must be longer than or equal to 1 characters',
+		);
+		expect(await apiCalls()).toHaveLength(0);
+	});
+
+	it('shows the service error for an unknown task', async () => {
+		const { error } = await run({ operation: 'update', taskId: 'nope', updateFields: { title: 'x' } });
+		expect(error?.message).toBe('The service rejected the request: Invalid task id');
+		expect(error?.httpCode).toBe('400');
+	});
+});
+
+describe('Move', () => {
+	it('moves to the first position (previousId null) and under a parent', async () => {
+		const parent = await sandbox.createTask({ title: 'Parent' });
+		const a = await sandbox.createTask({ title: 'A' });
+		const b = await sandbox.createTask({ title: 'B' });
+		await sandbox.clearRequests();
+		await run({ operation: 'move', taskId: b, position: 'first', parent: 'keep' });
+		await run({ operation: 'move', taskId: a, position: 'after', previousTaskId: b, parent: 'under', parentTaskId: parent });
+		await run({ operation: 'move', taskId: a, position: 'keep', parent: 'root' });
+		const bodies = (await apiCalls()).map((call) => call.body);
+		expect(bodies).toEqual([
+			{ id: b, previousId: null },
+			{ id: a, previousId: b, parentId: parent },
+			{ id: a, parentId: null },
+		]);
+		const [taskA, taskB, taskParent] = await Promise.all([a, b, parent].map((id) => sandbox.getTask(id)));
+		expect(taskB!.position).toBeLessThan(taskParent!.position);
+		expect(taskA!.relatedTo ?? {}).toEqual({});
+	});
+
+	it('refuses keeping both position and parent', async () => {
+		const a = await sandbox.createTask({ title: 'A' });
+		const { error } = await run({ operation: 'move', taskId: a, position: 'keep', parent: 'keep' });
+		expect(error?.message).toContain('Position: choose a new position or a new parent');
+	});
+});
+
+describe('Delete', () => {
+	it('outputs { id, deleted: true }, succeeds again for a deleted task, and refuses a never-existing ID', async () => {
+		const id = await sandbox.createTask({ title: 'Doomed' });
+		const first = await run({ operation: 'delete', taskId: id });
+		expect(first.items[0].json).toEqual({ id, deleted: true });
+		const again = await run({ operation: 'delete', taskId: id });
+		expect(again.items[0].json).toEqual({ id, deleted: true });
+		const never = await run({ operation: 'delete', taskId: 'never-existed' });
+		expect(never.error?.message).toBe('The service rejected the request: Invalid task id');
+		expect(never.error?.description).toMatch(/errorRef/);
+		expect(await sandbox.getTask(id)).toMatchObject({ deleted: true });
+	});
+});
+
+describe('Close and Reopen', () => {
+	it('completes and reopens a task', async () => {
+		const id = await sandbox.createTask({ title: 'Cycle' });
+		const closed = await run({ operation: 'close', taskId: id, returnTask: true });
+		expect(closed.items[0].json).toMatchObject({ id, progress: 'completed' });
+		const reopened = await run({ operation: 'reopen', taskId: id });
+		expect(reopened.items[0].json).toEqual({ id, success: true });
+		expect(await sandbox.getTask(id)).toMatchObject({ progress: 'needs-action' });
+	});
+
+	it('sends Occurrence Start as an ISO 8601 date-time', async () => {
+		const id = await sandbox.createTask({ title: 'Recurring' });
+		await sandbox.clearRequests();
+		await run({ operation: 'close', taskId: id, occurrenceStart: '2026-12-01T09:00:00' }, { timezone: 'Europe/Berlin' });
+		const [close] = await apiCalls();
+		expect(close.body).toEqual({ id, occurrenceStart: '2026-12-01T09:00:00+01:00' });
+	});
+});
+
+describe('several items', () => {
+	it('sends one request per item with its own expressions, and nothing leaks between items', async () => {
+		const { items } = await run(
+			{
+				operation: 'create',
+				title: '={{ $json.title }}',
+				returnFullTask: false,
+				additionalFields: { priority: '={{ $json.priority ?? 0 }}', tags: '={{ $json.tags ?? "" }}' },
+			},
+			{ items: [{ title: 'one', priority: 1, tags: ['x'] }, { title: 'two' }, { title: 'three', priority: 3 }] },
+		);
+		expect(items).toHaveLength(3);
+		const bodies = (await apiCalls()).map((call) => call.body);
+		expect(bodies).toEqual(
+			expect.arrayContaining([
+				{ title: 'one', priority: 1, tags: ['x'] },
+				{ title: 'two', priority: 0, tags: [] },
+				{ title: 'three', priority: 3, tags: [] },
+			]),
+		);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
+describe('authentication and limits', () => {
+	it('explains an invalid key and a plan without API access, without showing the key', async () => {
+		const invalid = await engine.runNode({
+			type: 'ctsTask',
+			parameters: { resource: 'task', operation: 'get', taskId: 'x' },
+			credentials: { ctsApi: { apiKey: 'wrong-secret-key', baseUrl: sandbox.url } },
+		});
+		expect(invalid.error?.message).toMatch(/^Authentication failed/);
+		expect(invalid.error?.httpCode).toBe('401');
+		expect(JSON.stringify(invalid.error)).not.toContain('wrong-secret-key');
+		const noPlan = await engine.runNode({
+			type: 'ctsTask',
+			parameters: { resource: 'task', operation: 'get', taskId: 'x' },
+			credentials: { ctsApi: { apiKey: NOPLAN_KEY, baseUrl: sandbox.url } },
+		});
+		expect(noPlan.error?.message).toMatch(/^Access denied/);
+		expect(noPlan.error?.description).toContain('plan lacks API access');
+	});
+
+	it('waits out 429s and creates every task exactly once', async () => {
+		await sandbox.control('limits', { points: 3, windowSeconds: 1 });
+		const titles = Array.from({ length: 8 }, (_, index) => ({ title: `bulk ${index}` }));
+		const { items, error } = await run(
+			{ operation: 'create', title: '={{ $json.title }}', returnFullTask: false },
+			{ items: titles },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(8);
+		await sandbox.control('limits', { points: null });
+		const created = (await apiCalls()).filter((call) => call.path === '/v3/tasks/create');
+		expect(created.filter((call) => call.status === 200)).toHaveLength(8);
+		expect(created.some((call) => call.status === 429)).toBe(true);
+		const listed = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '100' } });
+		expect(listed.body.data.tasks.map((task: { title: string }) => task.title).sort()).toEqual(titles.map((t) => t.title).sort());
+	});
+
+	it('does not replay a write after a 5xx, and retries a read', async () => {
+		await sandbox.control('faults', { status: 503, count: 1 });
+		const write = await run({ operation: 'create', title: 'once', returnFullTask: false });
+		expect(write.error?.message).toMatch(/^The service failed/);
+		expect((await apiCalls()).filter((call) => call.path === '/v3/tasks/create')).toHaveLength(1);
+
+		const id = await sandbox.createTask({ title: 'read me' });
+		await sandbox.control('faults', { status: 502, count: 2 });
+		const read = await run({ operation: 'get', taskId: id });
+		expect(read.items[0].json.title).toBe('read me');
+	});
+});

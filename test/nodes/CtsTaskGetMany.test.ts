@@ -1,0 +1,115 @@
+/**
+ * Get Many through the real engine against the sandbox: paging on `updated`, ties across page
+ * boundaries, Limit, Updated After, and the one case the interface cannot page past.
+ */
+import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { Engine } from '../harness/engine';
+import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
+
+const sandbox = new SandboxClient();
+const engine = new Engine({ ctsTask: new CtsTask() });
+
+beforeAll(async () => await sandbox.start());
+afterAll(async () => await sandbox.stop());
+beforeEach(async () => await sandbox.reset());
+
+function getMany(parameters: Record<string, unknown>) {
+	return engine.runNode({
+		type: 'ctsTask',
+		parameters: { resource: 'task', operation: 'getAll', ...parameters },
+		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
+	});
+}
+
+/** Creates groups of tasks; the tasks of one group share one `updated` value (frozen clock). */
+async function createGroups(sizes: number[], start = '2026-03-01T09:00:00.000Z'): Promise<string[]> {
+	await sandbox.control('clock', { now: start });
+	const ids: string[] = [];
+	for (const [group, size] of sizes.entries()) {
+		for (let index = 0; index < size; index++) ids.push(await sandbox.createTask({ title: `g${group}-${index}` }));
+		await sandbox.control('clock', { advanceSeconds: 1 });
+	}
+	await sandbox.clearRequests();
+	return ids;
+}
+
+async function listCalls() {
+	return (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/list');
+}
+
+it('Return All reads 250 tasks whose ties straddle page boundaries, each exactly once, in 4 list calls', async () => {
+	// Positions 60-109 share one `updated` value (across the boundary at 100), 160-209 another.
+	const ids = await createGroups([60, 50, 50, 50, 40]);
+	const { items, error } = await getMany({ returnAll: true });
+	expect(error).toBeUndefined();
+	const returned = items.map((item) => item.json.id as string);
+	expect(new Set(returned).size).toBe(250);
+	expect(returned.sort()).toEqual([...ids].sort());
+	const calls = await listCalls();
+	// 100 new, then 60 new (10 left of the tie + 50), then 50 new (the tie re-read), then the last 40.
+	expect(calls).toHaveLength(4);
+	expect(calls.every((call) => call.query.limit === '100')).toBe(true);
+	expect(calls[0].query.updatedAfter).toBeUndefined();
+	expect(calls.map((call) => call.points)).toEqual([10, 10, 10, 10]);
+});
+
+it('Return All needs one call per 100 tasks when no timestamps are shared, plus one to see the end', async () => {
+	await sandbox.control('clock', { now: '2026-03-01T09:00:00.000Z' });
+	for (let index = 0; index < 150; index++) {
+		await sandbox.createTask({ title: `t${index}` });
+		await sandbox.control('clock', { advanceSeconds: 1 });
+	}
+	await sandbox.clearRequests();
+	const { items } = await getMany({ returnAll: true });
+	expect(items).toHaveLength(150);
+	// 100, then 51 (one re-read at the boundary + 50): a page that is not full ends the walk.
+	expect(await listCalls()).toHaveLength(2);
+});
+
+it('Limit stops after that many tasks, asking only for what it still needs', async () => {
+	await createGroups([60, 50, 50, 50, 40]);
+	const { items } = await getMany({ returnAll: false, limit: 150 });
+	expect(items).toHaveLength(150);
+	expect(new Set(items.map((item) => item.json.id)).size).toBe(150);
+	const calls = await listCalls();
+	expect(calls.map((call) => call.query.limit)).toEqual(['100', '90']);
+});
+
+it('Limit below 100 is one call of that size', async () => {
+	await createGroups([5, 5]);
+	const { items } = await getMany({ returnAll: false, limit: 3 });
+	expect(items).toHaveLength(3);
+	expect((await listCalls()).map((call) => call.query.limit)).toEqual(['3']);
+});
+
+it('Updated After returns only tasks changed after that moment', async () => {
+	await createGroups([3, 2]);
+	const { items } = await getMany({ returnAll: true, filters: { updatedAfter: '2026-03-01T09:00:00.500Z' } });
+	expect(items.map((item) => item.json.title)).toEqual(['g1-0', 'g1-1']);
+	expect((await listCalls())[0].query.updatedAfter).toBe('2026-03-01T09:00:00.500Z');
+});
+
+it('completed and deleted tasks are not listed', async () => {
+	const [open, done, gone] = await createGroups([3]);
+	await sandbox.api('POST', '/v3/tasks/close', { body: { id: done } });
+	await sandbox.api('POST', '/v3/tasks/delete', { body: { id: gone } });
+	const { items } = await getMany({ returnAll: true });
+	expect(items.map((item) => item.json.id)).toEqual([open]);
+});
+
+it('more than 100 tasks on one timestamp: returns what it can, warns in the output, never loops', async () => {
+	await createGroups([120, 5]);
+	const { items, run } = await getMany({ returnAll: true });
+	expect(items).toHaveLength(105);
+	expect(await listCalls()).toHaveLength(3);
+	const hints = run.data.resultData.runData.CTS[0].hints ?? [];
+	expect(hints).toHaveLength(1);
+	expect(hints[0].message).toContain('More than 100 tasks share the same "updated" time (2026-03-01T09:00:00.000Z)');
+});
+
+it('an empty account gives no items and one call', async () => {
+	const { items, error } = await getMany({ returnAll: true });
+	expect(error).toBeUndefined();
+	expect(items).toHaveLength(0);
+	expect(await listCalls()).toHaveLength(1);
+});
