@@ -83,7 +83,10 @@ export interface LoggedRequest {
 	status: number;
 	points: number;
 	user?: string;
+	/** Parsed JSON body of a POST, when at most 16 KiB and 64 levels deep. */
 	body?: unknown;
+	/** Why `body` is missing from a POST's entry. */
+	bodyOmitted?: string;
 }
 
 /** The recent API calls, oldest first, bounded to the last {@link RequestLog.capacity}. */

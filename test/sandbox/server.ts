@@ -29,6 +29,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /** Request bodies up to this size are kept in the request log. */
 const MAX_LOGGED_BODY_BYTES = 16 * 1024;
+/** …and nested at most this deep (so the log always serialises). */
+const MAX_LOGGED_BODY_DEPTH = 64;
 
 /**
  * Every route of the sandbox, area by area. A new area exports its `Route[]` and is added here
@@ -178,7 +180,9 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
 		if (method === 'POST') {
 			const raw = await readBody(req);
 			body = parseJson(raw);
-			if (raw.length <= MAX_LOGGED_BODY_BYTES) entry.body = body;
+			if (raw.length > MAX_LOGGED_BODY_BYTES) entry.bodyOmitted = 'larger than 16 KiB';
+			else if (nestingExceeds(body, MAX_LOGGED_BODY_DEPTH)) entry.bodyOmitted = `nested deeper than ${MAX_LOGGED_BODY_DEPTH} levels`;
+			else entry.body = body;
 		}
 		const ctx: RequestContext = {
 			sandbox: state,
@@ -281,6 +285,20 @@ function tooLarge(close: boolean): ApiError {
 		short: true,
 		headers: close ? { Connection: 'close' } : undefined,
 	});
+}
+
+/** Whether a parsed JSON value nests deeper than `limit` levels (checked without recursion). */
+function nestingExceeds(value: unknown, limit: number): boolean {
+	if (value === null || typeof value !== 'object') return false;
+	const stack: [unknown, number][] = [[value, 1]];
+	while (stack.length > 0) {
+		const [current, depth] = stack.pop()!;
+		if (depth > limit) return true;
+		for (const child of Object.values(current as object)) {
+			if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+		}
+	}
+	return false;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
