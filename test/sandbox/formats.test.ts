@@ -21,7 +21,8 @@ describe('formats', () => {
 				fc.integer({ min: 0, max: 61 }),
 				(y, mo, d, h, mi, s) => {
 					const text = `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}`;
-					const reference = DateTime.fromFormat(text, "yyyy-MM-dd'T'HH:mm:ss", { zone: 'UTC' }).isValid;
+					// luxon also reads 24:00:00 (end of day); the interface's LocalDateTime stops at 23:59:59.
+					const reference = h <= 23 && DateTime.fromFormat(text, "yyyy-MM-dd'T'HH:mm:ss", { zone: 'UTC' }).isValid;
 					expect(isLocalDateTime(text)).toBe(reference);
 				},
 			),

@@ -196,3 +196,53 @@ describe('robustness', () => {
 		expect((await api().get('/v3/tasks', { id: 'x' })).status).toBe(200);
 	});
 });
+
+describe('list order under any sequence of writes', () => {
+	type Op =
+		| { kind: 'create'; progress: 'needs-action' | 'completed' }
+		| { kind: 'update' | 'close' | 'reopen' | 'delete' | 'moveFirst'; target: number; progress?: string }
+		| { kind: 'clock'; seconds: number };
+
+	const op: fc.Arbitrary<Op> = fc.oneof(
+		fc.record({ kind: fc.constant('create' as const), progress: fc.constantFrom('needs-action' as const, 'completed' as const) }),
+		fc.record({
+			kind: fc.constantFrom('update' as const, 'close' as const, 'reopen' as const, 'delete' as const, 'moveFirst' as const),
+			target: fc.nat(20),
+			progress: fc.constantFrom('needs-action', 'in-process', 'completed', 'failed', 'cancelled'),
+		}),
+		fc.record({ kind: fc.constant('clock' as const), seconds: fc.constantFrom(0, 0.001, 1, -5) }),
+	);
+
+	it('list: after any sequence of writes (ties and clock moves included) it returns exactly the open tasks by updated, then id', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
+				await api().reset();
+				await api().control('POST', 'limits', { points: null });
+				await api().control('POST', 'clock', { now: '2026-03-01T09:00:00Z' });
+				const ids: string[] = [];
+				for (const o of ops) {
+					if (o.kind === 'create') ids.push(await api().createTask({ progress: o.progress }));
+					else if (o.kind === 'clock') await api().control('POST', 'clock', { advanceSeconds: o.seconds });
+					else if (ids.length > 0) {
+						const id = ids[o.target % ids.length];
+						if (o.kind === 'update') await api().post('/v3/tasks/update', { id, progress: o.progress });
+						else if (o.kind === 'moveFirst') await api().post('/v3/tasks/move', { id, previousId: null });
+						else await api().post(`/v3/tasks/${o.kind}`, { id });
+					}
+				}
+				const all = await Promise.all(ids.map((id) => api().getTask(id)));
+				const expected = all
+					.filter((t) => !t.deleted && (t.progress === 'needs-action' || t.progress === 'in-process'))
+					.sort((a, b) => (a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : a.id < b.id ? -1 : 1))
+					.map((t) => t.id);
+				expect((await api().listTasks()).map((t) => t.id)).toEqual(expected);
+				if (expected.length > 0) {
+					const cursor = all.find((t) => t.id === expected[0]).updated;
+					const after = expected.filter((id) => all.find((t) => t.id === id).updated > cursor);
+					expect((await api().listTasks({ updatedAfter: cursor })).map((t) => t.id)).toEqual(after);
+				}
+			}),
+			{ numRuns: 40 },
+		);
+	});
+});

@@ -83,6 +83,73 @@ export interface TaskRecord {
  */
 export type EventRecord = Record<string, unknown>;
 
+/** Open tasks are the ones the list returns: not deleted, and progress `needs-action` or `in-process`. */
+export function isOpenTask(task: TaskRecord): boolean {
+	return !task.deleted && (task.progress === 'needs-action' || task.progress === 'in-process');
+}
+
+const byUpdatedThenId = (a: TaskRecord, b: TaskRecord): number =>
+	a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/**
+ * A user's open tasks in list order (ascending `updated`, ties by `id`), so a list call is a
+ * binary search and a slice however many tasks the user has. Kept current by
+ * {@link Store.addTask} and {@link Store.updateTask}.
+ */
+export class OpenTaskIndex {
+	private readonly items: TaskRecord[];
+
+	constructor(tasks: Iterable<TaskRecord>) {
+		this.items = [];
+		for (const task of tasks) if (isOpenTask(task)) this.items.push(task);
+		this.items.sort(byUpdatedThenId);
+	}
+
+	/** First position whose entry sorts at or after `task`. */
+	private lowerBound(task: TaskRecord): number {
+		let lo = 0;
+		let hi = this.items.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (byUpdatedThenId(this.items[mid], task) < 0) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	}
+
+	add(task: TaskRecord): void {
+		if (!isOpenTask(task)) return;
+		this.items.splice(this.lowerBound(task), 0, task);
+	}
+
+	remove(task: TaskRecord): void {
+		const at = this.lowerBound(task);
+		if (this.items[at] === task) this.items.splice(at, 1);
+		else {
+			const found = this.items.indexOf(task);
+			if (found >= 0) this.items.splice(found, 1);
+		}
+	}
+
+	/** Up to `limit` open tasks with `updated` strictly after `updatedAfter` (a timestamp), in list order. */
+	page(updatedAfter: string | undefined, limit: number): TaskRecord[] {
+		let lo = 0;
+		if (updatedAfter !== undefined) {
+			let hi = this.items.length;
+			while (lo < hi) {
+				const mid = (lo + hi) >>> 1;
+				if (this.items[mid].updated <= updatedAfter) lo = mid + 1;
+				else hi = mid;
+			}
+		}
+		return this.items.slice(lo, lo + limit);
+	}
+
+	get size(): number {
+		return this.items.length;
+	}
+}
+
 export const SAVE_DELAY_MS = 100;
 
 const FORMAT = 'cts-sandbox-state';
@@ -166,6 +233,9 @@ export class Store {
 	/** Events per user id, then per event id. */
 	events = new Map<string, Map<string, EventRecord>>();
 
+	/** Open-task indexes per user, built on first use. */
+	private openTasks = new Map<string, OpenTaskIndex>();
+
 	/** Highest task position handed out so far: new tasks go after every existing one. */
 	positionSeq = 0;
 
@@ -198,6 +268,7 @@ export class Store {
 		this.calendars = new Map(f.calendars.map((c) => [c.id, c]));
 		this.tasks = new Map();
 		this.events = new Map();
+		this.openTasks = new Map();
 		this.positionSeq = 0;
 	}
 
@@ -214,6 +285,35 @@ export class Store {
 			this.tasks.set(userId, tasks);
 		}
 		return tasks;
+	}
+
+	/** The user's open tasks in list order. */
+	openTasksOf(userId: string): OpenTaskIndex {
+		let index = this.openTasks.get(userId);
+		if (!index) {
+			index = new OpenTaskIndex(this.tasks.get(userId)?.values() ?? []);
+			this.openTasks.set(userId, index);
+		}
+		return index;
+	}
+
+	/** Stores a new task. */
+	addTask(userId: string, task: TaskRecord): void {
+		this.tasksOf(userId).set(task.id, task);
+		this.openTasks.get(userId)?.add(task);
+		this.changed();
+	}
+
+	/**
+	 * Changes a stored task: every change of a task goes through here, so the list order stays
+	 * current and the change is saved.
+	 */
+	updateTask(userId: string, task: TaskRecord, change: (task: TaskRecord) => void): void {
+		const index = this.openTasks.get(userId);
+		index?.remove(task);
+		change(task);
+		index?.add(task);
+		this.changed();
 	}
 
 	/** The events of a user (created empty on first use). */
@@ -318,6 +418,7 @@ export class Store {
 		this.calendars = new Map((state.calendars ?? []).map((c) => [c.id, c]));
 		this.tasks = perUser(state.tasks);
 		this.events = perUser(state.events);
+		this.openTasks = new Map();
 		this.positionSeq = typeof state.positionSeq === 'number' ? state.positionSeq : 0;
 	}
 }

@@ -13,7 +13,7 @@ import { ApiError, fromZodError } from './errors';
 import { isDateTime, isIanaZone, isInstant, isIsoDuration, isLocalDateTime, parseDateTime, toTimestamp } from './formats';
 import { LIST_POINTS } from './limits';
 import type { Reply, RequestContext, Route } from './router';
-import type { Progress, Relation, Store, TaskRecord } from './store';
+import { isOpenTask, type Progress, type Relation, type Store, type TaskRecord } from './store';
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -232,9 +232,7 @@ export function presentTask(store: Store, userId: string, task: TaskRecord): Rec
 }
 
 /** Open tasks are listed: not deleted, and progress `needs-action` or `in-process`. */
-export function isOpen(task: TaskRecord): boolean {
-	return !task.deleted && (task.progress === 'needs-action' || task.progress === 'in-process');
-}
+export const isOpen = isOpenTask;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -257,11 +255,6 @@ function liveTask(tasks: Map<string, TaskRecord>, id: string, error: string = ME
 
 const noContent = (): Reply => ({ status: 204 });
 
-function touch(ctx: RequestContext, task: TaskRecord, now: string): void {
-	task.updated = now;
-	ctx.store.changed();
-}
-
 /** Whether `candidate` is `task` or one of its descendants. */
 function isSelfOrDescendant(tasks: Map<string, TaskRecord>, task: TaskRecord, candidate: TaskRecord): boolean {
 	let current: TaskRecord | undefined = candidate;
@@ -280,19 +273,28 @@ function tasksInList(tasks: Map<string, TaskRecord>, listId: string, except: Tas
 }
 
 /** Renumbers a list 1, 2, 3, … in its current order (when positions get too close to split). */
-function renumber(store: Store, list: TaskRecord[], now: string): void {
+function renumber(store: Store, userId: string, list: TaskRecord[], now: string): void {
 	list.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 	list.forEach((task, index) => {
 		if (task.position !== index + 1) {
-			task.position = index + 1;
-			task.updated = now;
+			store.updateTask(userId, task, (t) => {
+				t.position = index + 1;
+				t.updated = now;
+			});
 		}
 	});
 	store.notePosition(list.length);
 }
 
 /** A position directly after `previous` in its list (other than `moving`). */
-function positionAfter(store: Store, tasks: Map<string, TaskRecord>, previous: TaskRecord, moving: TaskRecord, now: string): number {
+function positionAfter(
+	store: Store,
+	userId: string,
+	previous: TaskRecord,
+	moving: TaskRecord,
+	now: string,
+): number {
+	const tasks = store.tasksOf(userId);
 	for (let attempt = 0; attempt < 2; attempt++) {
 		const list = tasksInList(tasks, previous.taskListId, moving);
 		let next: number | undefined;
@@ -302,7 +304,7 @@ function positionAfter(store: Store, tasks: Map<string, TaskRecord>, previous: T
 		if (next === undefined) return previous.position + 1;
 		const middle = (previous.position + next) / 2;
 		if (middle > previous.position && middle < next) return middle;
-		renumber(store, list, now);
+		renumber(store, userId, list, now);
 	}
 	return previous.position + 1;
 }
@@ -313,16 +315,11 @@ function positionAfter(store: Store, tasks: Map<string, TaskRecord>, previous: T
 function listTasks(ctx: RequestContext): Reply {
 	const { limit, updatedAfter } = parse(listTasksQuery, ctx.query);
 	const after = updatedAfter === undefined ? undefined : toTimestamp(parseDateTime(updatedAfter, true)!);
-	const open: TaskRecord[] = [];
-	const tasks = ctx.store.tasks.get(ctx.user.id);
-	if (tasks) {
-		for (const task of tasks.values()) {
-			// Timestamps share one format, so comparing the text compares the instants.
-			if (isOpen(task) && (after === undefined || task.updated > after)) open.push(task);
-		}
-	}
-	open.sort((a, b) => (a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-	const page = open.slice(0, limit ?? 1).map((task) => presentTask(ctx.store, ctx.user.id, task));
+	// Timestamps share one format, so comparing the text compares the instants.
+	const page = ctx.store
+		.openTasksOf(ctx.user.id)
+		.page(after, limit ?? 1)
+		.map((task) => presentTask(ctx.store, ctx.user.id, task));
 	return { status: 200, body: { data: { tasks: page, labelDefs: [], spaces: [] } } };
 }
 
@@ -364,8 +361,7 @@ function createTask(ctx: RequestContext): Reply {
 	if (input.estimatedDuration != null) task.estimatedDuration = input.estimatedDuration;
 	if (parentId !== undefined) task.relatedTo = { [parentId]: PARENT_RELATION() };
 	if (input.tags != null) task.tags = input.tags;
-	tasks.set(task.id, task);
-	store.changed();
+	store.addTask(user.id, task);
 	return { status: 200, body: { data: { id: task.id } } };
 }
 
@@ -374,30 +370,25 @@ function updateTask(ctx: RequestContext): Reply {
 	const input = parse(updateTaskSchema, ctx.body);
 	const tasks = ctx.store.tasksOf(ctx.user.id);
 	const task = liveTask(tasks, input.id);
-	if (input.title !== undefined) task.title = input.title;
-	if (input.description !== undefined) {
-		if (input.description === null) delete task.description;
-		else task.description = input.description;
-	}
-	if (input.due !== undefined) {
-		if (input.due === null) delete task.due;
-		else task.due = input.due;
-	}
-	if (input.timeZone !== undefined) {
-		if (input.timeZone === null) delete task.timeZone;
-		else task.timeZone = input.timeZone;
-	}
-	if (input.taskListId !== undefined && input.taskListId !== task.taskListId) {
-		task.taskListId = input.taskListId;
-		task.position = ctx.store.nextPosition();
-	}
-	if (input.priority !== undefined) task.priority = input.priority;
-	if (input.progress !== undefined) task.progress = input.progress as Progress;
-	if (input.tags !== undefined) {
-		if (input.tags === null) delete task.tags;
-		else task.tags = input.tags;
-	}
-	touch(ctx, task, ctx.clock.nowIso());
+	const now = ctx.clock.nowIso();
+	ctx.store.updateTask(ctx.user.id, task, (t) => {
+		if (input.title !== undefined) t.title = input.title;
+		if (input.description === null) delete t.description;
+		else if (input.description !== undefined) t.description = input.description;
+		if (input.due === null) delete t.due;
+		else if (input.due !== undefined) t.due = input.due;
+		if (input.timeZone === null) delete t.timeZone;
+		else if (input.timeZone !== undefined) t.timeZone = input.timeZone;
+		if (input.taskListId !== undefined && input.taskListId !== t.taskListId) {
+			t.taskListId = input.taskListId;
+			t.position = ctx.store.nextPosition();
+		}
+		if (input.priority !== undefined) t.priority = input.priority;
+		if (input.progress !== undefined) t.progress = input.progress as Progress;
+		if (input.tags === null) delete t.tags;
+		else if (input.tags !== undefined) t.tags = input.tags;
+		t.updated = now;
+	});
 	return noContent();
 }
 
@@ -420,23 +411,31 @@ function moveTask(ctx: RequestContext): Reply {
 	}
 
 	const now = ctx.clock.nowIso();
-	if (parentId === null) delete task.relatedTo;
-	else if (parent) task.relatedTo = { [parent.id]: PARENT_RELATION() };
-
-	if (previousId === null) {
-		const others = tasksInList(tasks, task.taskListId, task);
-		if (others.length > 0) {
-			let first = others[0].position;
-			for (const other of others) if (other.position < first) first = other.position;
-			task.position = first - 1;
-		}
-	} else if (previous) {
-		task.taskListId = previous.taskListId;
-		task.position = positionAfter(store, tasks, previous, task, now);
-		store.notePosition(task.position);
-	}
-	touch(ctx, task, now);
+	// Placing after `previous` may renumber the list first (which changes other tasks).
+	const position =
+		previousId === null
+			? firstPosition(tasks, task)
+			: previous
+				? positionAfter(store, ctx.user.id, previous, task, now)
+				: task.position;
+	store.updateTask(ctx.user.id, task, (t) => {
+		if (parentId === null) delete t.relatedTo;
+		else if (parent) t.relatedTo = { [parent.id]: PARENT_RELATION() };
+		if (previous) t.taskListId = previous.taskListId;
+		t.position = position;
+		t.updated = now;
+	});
+	store.notePosition(position);
 	return noContent();
+}
+
+/** A position lower than every other task of the task's list. */
+function firstPosition(tasks: Map<string, TaskRecord>, task: TaskRecord): number {
+	const others = tasksInList(tasks, task.taskListId, task);
+	if (others.length === 0) return task.position;
+	let first = others[0].position;
+	for (const other of others) if (other.position < first) first = other.position;
+	return first - 1;
 }
 
 function deleteTask(ctx: RequestContext): Reply {
@@ -463,12 +462,13 @@ function deleteTask(ctx: RequestContext): Reply {
 		if (seen.has(current.id)) continue;
 		seen.add(current.id);
 		if (!current.deleted) {
-			current.deleted = true;
-			current.updated = now;
+			ctx.store.updateTask(ctx.user.id, current, (t) => {
+				t.deleted = true;
+				t.updated = now;
+			});
 		}
 		for (const child of children.get(current.id) ?? []) queue.push(child);
 	}
-	ctx.store.changed();
 	return noContent();
 }
 
@@ -478,8 +478,11 @@ function setProgress(progress: Progress) {
 		// occurrenceStart is validated; tasks here are never recurring, so it changes nothing.
 		const { id } = parse(closeTaskSchema, ctx.body);
 		const task = liveTask(ctx.store.tasksOf(ctx.user.id), id);
-		task.progress = progress;
-		touch(ctx, task, ctx.clock.nowIso());
+		const now = ctx.clock.nowIso();
+		ctx.store.updateTask(ctx.user.id, task, (t) => {
+			t.progress = progress;
+			t.updated = now;
+		});
 		return noContent();
 	};
 }
