@@ -1,0 +1,54 @@
+/**
+ * `npm run sandbox`: serves the sandbox on http://127.0.0.1:${SANDBOX_PORT:-8787}.
+ * `SANDBOX_HOST` changes the address, `SANDBOX_DATA=<file>` keeps the state in a file across
+ * restarts. Ctrl-C (SIGINT) or SIGTERM saves pending changes and stops.
+ */
+import { startSandbox } from './server';
+import { fixtures } from './store';
+
+async function main(): Promise<void> {
+	const portText = process.env.SANDBOX_PORT ?? '8787';
+	const port = Number(portText);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		throw new Error(`SANDBOX_PORT must be a port number, not "${portText}"`);
+	}
+	const dataFile = process.env.SANDBOX_DATA || undefined;
+	const sandbox = await startSandbox({ port, host: process.env.SANDBOX_HOST || '127.0.0.1', dataFile });
+
+	const keys = fixtures().apiKeys.map((k) => `  ${k.key.padEnd(22)} user ${k.userId}`);
+	console.log(
+		[
+			`Calendar and Task Service sandbox listening on ${sandbox.url}`,
+			`  v3 (tasks, events):  ${sandbox.url}/v3/...   Authorization: ApiKey <key>`,
+			`  v1 (events, RSVP):   ${sandbox.url}/v1/...   Authorization: Bearer <token>`,
+			'API keys:',
+			...keys.map((line) => (line.includes('noplan') ? `${line} (plan without API access: 403)` : line)),
+			'v1 token:',
+			`  curl -s -X POST ${sandbox.url}/_sandbox/token -H 'content-type: application/json' -d '{"user":"alice","ttlSeconds":3600}'`,
+			dataFile ? `State file: ${dataFile}` : 'State: in memory (set SANDBOX_DATA=<file> to keep it across restarts)',
+			'Control: POST /_sandbox/reset | token | clock | limits | faults, GET /_sandbox/requests. Ctrl-C stops.',
+		].join('\n'),
+	);
+
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`\n${signal}: stopping the sandbox`);
+		sandbox.close().then(
+			() => process.exit(0),
+			(error: unknown) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+	process.on('exit', () => sandbox.store.flush());
+}
+
+main().catch((error: unknown) => {
+	console.error(`sandbox: ${(error as Error).message ?? String(error)}`);
+	process.exit(1);
+});
