@@ -18,6 +18,16 @@ export interface LoggedRequest {
 	body?: unknown;
 }
 
+/** A parsed JSON answer of the API; tests read into it freely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+export type TaskJson = Record<string, Json>;
+export interface ApiResponse {
+	status: number;
+	body: Json;
+	headers: Headers;
+}
+
 export class SandboxClient {
 	private sandbox?: Sandbox;
 
@@ -69,7 +79,7 @@ export class SandboxClient {
 		method: 'GET' | 'POST',
 		path: string,
 		{ key = ALICE_KEY, qs, body, bearer }: { key?: string; qs?: Record<string, string>; body?: unknown; bearer?: string } = {},
-	): Promise<{ status: number; body: any; headers: Headers }> {
+	): Promise<ApiResponse> {
 		const query = qs ? `?${new URLSearchParams(qs).toString()}` : '';
 		const response = await fetch(`${this.url}${path}${query}`, {
 			method,
@@ -90,7 +100,7 @@ export class SandboxClient {
 		return body.data.id as string;
 	}
 
-	async getTask(id: string, key = ALICE_KEY): Promise<Record<string, any> | null> {
+	async getTask(id: string, key = ALICE_KEY): Promise<TaskJson | null> {
 		const { body } = await this.api('GET', '/v3/tasks', { key, qs: { id } });
 		return body.data.task;
 	}

@@ -110,7 +110,7 @@ describe('Create', () => {
 	});
 
 	it.each([
-		['an empty title', { title: '' }, 'Title: title must be longer than or equal to 1 characters'],
+		['an empty title', { title: '={{ "" }}' }, 'Title: title must be longer than or equal to 1 characters'],
 		['a due date that is not a date', { title: 'x', additionalFields: { due: 'next tuesday' } }, 'Due: "next tuesday" is not a date and time'],
 		['a time zone abbreviation', { title: 'x', additionalFields: { timeZone: 'EST' } }, 'Time Zone: "EST" is not an IANA time zone'],
 		['an offset as time zone', { title: 'x', additionalFields: { timeZone: 'GMT+1' } }, 'Time Zone: "GMT+1" is not an IANA time zone'],
@@ -197,7 +197,8 @@ describe('Update', () => {
 
 	it('returns the task after the change when asked', async () => {
 		const id = await sandbox.createTask({ title: 'Old' });
-		const { items } = await run({ operation: 'update', taskId: id, updateFields: { priority: 9 }, returnTask: true });
+		const { items, error } = await run({ operation: 'update', taskId: id, updateFields: { priority: 9 }, returnTask: true });
+		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id, title: 'Old', priority: 9 });
 	});
 

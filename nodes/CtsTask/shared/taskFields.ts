@@ -192,7 +192,8 @@ export async function requireUpdateFields(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	if (Object.keys(requestOptions.body as IDataObject).every((key) => key === 'id')) {
+	// Reads the collection, not the body: some fields are written by preSend steps that run later.
+	if (Object.keys(this.getNodeParameter('updateFields', {}) as IDataObject).length === 0) {
 		throw invalidField(this.getNode(), 'Update Fields', 'add at least one field to change', this.getItemIndex());
 	}
 	return requestOptions;
