@@ -47,7 +47,8 @@ const STATUS_HINTS: Record<number, string> = {
 	429: 'The point budget of the account is used up (300 points per 15 minutes; each list call costs 10 points, other calls 1). Wait until it resets or spread the work out.',
 };
 
-function headline(status: number): string {
+function headline(status: number, resource?: string): string {
+	if (status === 404 && resource) return `${resource.charAt(0).toUpperCase()}${resource.slice(1)} not found`;
 	if (STATUS_HEADLINES[status]) return STATUS_HEADLINES[status];
 	if (status >= 500) return 'The service failed';
 	return `The service answered HTTP ${status}`;
@@ -67,6 +68,7 @@ export function serviceError(
 	node: INode,
 	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'headers' | 'body'>,
 	itemIndex?: number,
+	resource?: string,
 ): NodeApiError {
 	const status = response.statusCode;
 	const body: ServiceErrorBody =
@@ -84,7 +86,7 @@ export function serviceError(
 	const description = [details.join(' · '), hint].filter(Boolean).join('. ');
 
 	const error = new NodeApiError(node, { ...body } as JsonObject, {
-		message: serviceMessage ? `${headline(status)}: ${serviceMessage}` : headline(status),
+		message: serviceMessage ? `${headline(status, resource)}: ${serviceMessage}` : headline(status, resource),
 		description,
 		httpCode: String(status),
 		itemIndex,

@@ -19,6 +19,7 @@ export function sendConverted(
 	fieldLabel: string,
 	bodyKey: string,
 	convert: (value: unknown, context: IExecuteSingleFunctions) => unknown,
+	{ merge = false }: { merge?: boolean } = {},
 ): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const value = this.getNodeParameter(parameterPath, undefined);
@@ -29,7 +30,10 @@ export function sendConverted(
 			throw invalidField(this.getNode(), fieldLabel, (error as Error).message, this.getItemIndex());
 		}
 		if (converted !== undefined) {
-			requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), [bodyKey]: converted };
+			const body = { ...((requestOptions.body as IDataObject) ?? {}) };
+			// `merge` combines maps written by several fields (participants added and removed).
+			body[bodyKey] = merge ? { ...((body[bodyKey] as IDataObject) ?? {}), ...(converted as IDataObject) } : converted;
+			requestOptions.body = body;
 		}
 		return requestOptions;
 	};

@@ -72,7 +72,8 @@ export async function throwOnServiceError(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	if (response.statusCode >= 400) {
-		throw serviceError(this.getNode(), response, this.getItemIndex());
+		const resource = this.getNodeParameter('resource', '') as string;
+		throw serviceError(this.getNode(), response, this.getItemIndex(), resource);
 	}
 	return items;
 }

@@ -1,0 +1,59 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { getTimeZones } from '../shared/timeZones';
+import { transportProperty } from '../shared/transport';
+import { eventDescription } from './resources/event';
+import { getManyEvents } from './resources/event/getAll';
+
+export class CtsEvent implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CTS Event',
+		name: 'ctsEvent',
+		icon: { light: 'file:../../icons/cts.svg', dark: 'file:../../icons/cts.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"] + " (" + $parameter["authentication"] + ")"}}',
+		description: 'Create, read, update, delete and answer calendar events in the Calendar and Task Service',
+		defaults: { name: 'CTS Event' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'ctsApi', required: true, displayOptions: { show: { authentication: ['v3'] } } },
+			{ name: 'ctsSyncApi', required: true, displayOptions: { show: { authentication: ['v1'] } } },
+		],
+		requestDefaults: {
+			baseURL: '={{($credentials.baseUrl ?? $credentials.syncUrl).replace(/\\/+$/, "")}}',
+			headers: { Accept: 'application/json' },
+			json: true,
+			ignoreHttpStatusErrors: true,
+		},
+		properties: [
+			transportProperty,
+			{
+				// RoutingNode picks the credential by this parameter's name, hence "authentication".
+				displayName: 'API Version',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'V3 (Current, API Key)', value: 'v3', description: 'Tasks and events with the CTS API credential' },
+					{ name: 'V1 (Older, Bearer Token, RSVP)', value: 'v1', description: 'Events with the CTS Sync API credential; has RSVP, no Get' },
+				],
+				default: 'v3',
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [{ name: 'Event', value: 'event' }],
+				default: 'event',
+			},
+			...eventDescription,
+		],
+	};
+
+	methods = { loadOptions: { getTimeZones } };
+
+	customOperations = { event: { getAll: getManyEvents } };
+}

@@ -1,0 +1,119 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+
+import { timeZoneField } from '../../../shared/fields';
+import { eventFieldOptions, showFor } from '../../shared/eventFields';
+import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
+
+const displayOptions = showFor(['create']);
+
+/** Start, end or duration, all-day and time zone become the service's four timing fields. */
+export async function sendCreateTiming(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	checkAlertsCombination(this, 'additionalFields');
+	const allDay = this.getNodeParameter('allDay', false) as boolean;
+	const byDuration = this.getNodeParameter('endMode', 'end') === 'duration';
+	return writeTiming(this, requestOptions, {
+		allDay,
+		start: this.getNodeParameter('start', ''),
+		end: byDuration ? undefined : this.getNodeParameter('end', ''),
+		duration: byDuration ? this.getNodeParameter('duration', '') : undefined,
+		timeZone: allDay ? undefined : this.getNodeParameter('timeZone', ''),
+	});
+}
+
+export const eventCreateDescription: INodeProperties[] = [
+	{
+		displayName: 'Account ID',
+		name: 'accountId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Calendar account the event belongs to (event IDs are only meaningful within their account)',
+		displayOptions: showFor(['create'], ['v3']),
+		routing: { send: { type: 'body', property: 'accountId' } },
+	},
+	{
+		displayName: 'Calendar ID',
+		name: 'calendarId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Calendar to create the event in',
+		displayOptions,
+		routing: { send: { type: 'body', property: 'calendarId' } },
+	},
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions,
+		routing: { send: { type: 'body', property: 'title' } },
+	},
+	{
+		displayName: 'All Day',
+		name: 'allDay',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the event takes whole days (no time, no time zone)',
+		displayOptions,
+	},
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description:
+			'When the event starts. A time without offset is read in the Time Zone field; a time with an offset is converted into it. For all-day events, the first day.',
+		displayOptions,
+	},
+	{
+		displayName: 'Length Given As',
+		name: 'endMode',
+		type: 'options',
+		options: [
+			{ name: 'End', value: 'end', description: 'Give the end; the node computes the duration' },
+			{ name: 'Duration', value: 'duration', description: 'Give an ISO 8601 duration such as PT45M' },
+		],
+		default: 'end',
+		displayOptions,
+	},
+	{
+		displayName: 'End',
+		name: 'end',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description: 'When the event ends. For all-day events, the last day of the event (inclusive).',
+		displayOptions: { show: { ...displayOptions?.show, endMode: ['end'] } },
+	},
+	{
+		displayName: 'Duration',
+		name: 'duration',
+		type: 'string',
+		required: true,
+		default: 'PT1H',
+		placeholder: 'e.g. PT30M, PT1H30M, P1D',
+		description: 'ISO 8601 duration of the event',
+		displayOptions: { show: { ...displayOptions?.show, endMode: ['duration'] } },
+	},
+	timeZoneField({
+		required: true,
+		description:
+			'IANA time zone the event happens in, e.g. Europe/Berlin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { ...displayOptions?.show, allDay: [false] } },
+	}),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions,
+		options: eventFieldOptions('additionalFields'),
+	},
+];

@@ -1,0 +1,97 @@
+import type {
+	DeclarativeRestApiSettings,
+	NodeApiError,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { serviceStatus } from '../../../shared/errors';
+import { runItemRequest } from '../../../shared/transport';
+import { showFor } from '../../shared/eventFields';
+import { eventIdDescription } from './get';
+
+/** Series update mode of v3 update and delete; sent in the query only, as the interface requires. */
+export function seriesModeField(operation: string): INodeProperties {
+	return {
+		displayName: 'Series Mode',
+		name: 'seriesUpdateMode',
+		type: 'options',
+		options: [
+			{ name: 'This Occurrence', value: 'single', description: 'Only this event or occurrence' },
+			{ name: 'This and Following', value: 'future', description: 'This occurrence and all later ones of the series' },
+			{ name: 'All Occurrences', value: 'all', description: 'The whole series' },
+		],
+		default: 'single',
+		description: 'For recurring events. A non-recurring event accepts only This Occurrence.',
+		displayOptions: showFor([operation], ['v3']),
+		routing: { send: { type: 'query', property: 'seriesUpdateMode' } },
+	};
+}
+
+/**
+ * A delete of an event that is already gone answers 404. By default that counts as success
+ * ("the event is gone"), as the interface recommends.
+ */
+export async function sendDelete(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const goneIsSuccess = this.getNodeParameter('goneIsSuccess', true) as boolean;
+	const id = String(this.getNodeParameter('eventId', ''));
+	return await runItemRequest(
+		this,
+		async () => {
+			let failure: unknown;
+			try {
+				return await this.makeRoutingRequest(requestData);
+			} catch (error) {
+				failure = error;
+			}
+			if (goneIsSuccess && serviceStatus(failure) === 404) return [{ json: { id, deleted: true, alreadyDeleted: true } }];
+			throw failure as NodeApiError;
+		},
+		false,
+	);
+}
+
+export const eventDeleteDescription: INodeProperties[] = [
+	{
+		displayName: 'Event ID',
+		name: 'eventId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: eventIdDescription,
+		displayOptions: showFor(['delete']),
+		routing: { send: { type: 'body', property: 'id' } },
+	},
+	{
+		displayName: 'Account ID',
+		name: 'accountId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: showFor(['delete'], ['v3']),
+		routing: { send: { type: 'body', property: 'accountId' } },
+	},
+	{
+		displayName: 'Calendar ID',
+		name: 'calendarId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: showFor(['delete'], ['v3']),
+		routing: { send: { type: 'body', property: 'calendarId' } },
+	},
+	seriesModeField('delete'),
+	{
+		displayName: 'Already Deleted Counts as Success',
+		name: 'goneIsSuccess',
+		type: 'boolean',
+		default: true,
+		description: 'Whether deleting an event that is already gone (the service answers 404) succeeds with alreadyDeleted: true instead of failing',
+		displayOptions: showFor(['delete']),
+		routing: { operations: { pagination: sendDelete } },
+	},
+];

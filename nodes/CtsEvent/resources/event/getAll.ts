@@ -1,0 +1,200 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { parseDateInput } from '../../../shared/dates';
+import { errorItem, invalidField } from '../../../shared/errors';
+import { toStringList } from '../../../shared/fields';
+import { ctsRequest } from '../../../shared/transport';
+import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
+import { showFor, type ApiVersion } from '../../shared/eventFields';
+import { withEnd } from '../../shared/eventOutput';
+
+const displayOptions = showFor(['getAll']);
+
+export const eventGetManyDescription: INodeProperties[] = [
+	{
+		displayName: 'Account ID',
+		name: 'accountId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Calendar account to read from',
+		displayOptions: showFor(['getAll'], ['v3']),
+	},
+	{
+		displayName: 'Calendar IDs',
+		name: 'calendarIds',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. cal-primary, cal-team',
+		description: 'One or more calendars of that account, separated by commas (or a list from an expression)',
+		displayOptions,
+	},
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description: 'Events that end after this moment are included. A time without offset is read in the workflow\'s time zone.',
+		displayOptions,
+	},
+	{
+		displayName: 'End',
+		name: 'end',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description:
+			'Events that start before this moment are included. Ranges longer than one list call allows are split and merged automatically.',
+		displayOptions,
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions,
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options: [
+			{
+				displayName: 'Recurring Events',
+				name: 'recurringEvents',
+				type: 'options',
+				options: [
+					{ name: 'Each Occurrence', value: 'occurrences', description: 'One item per occurrence, as the service lists them' },
+					{
+						name: 'One Item per Series',
+						value: 'series',
+						description: 'The series master instead of its occurrences (one more call, 1 point, per series)',
+					},
+				],
+				default: 'occurrences',
+				displayOptions: { show: { '/authentication': ['v3'] } },
+			},
+			{
+				displayName: 'Window Size (Months)',
+				name: 'windowMonths',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_WINDOW_MONTHS },
+				default: RECOMMENDED_WINDOW_MONTHS,
+				description: `Longest range one list call covers (10 points each). The service allows up to ${MAX_WINDOW_MONTHS} months and recommends at most ${RECOMMENDED_WINDOW_MONTHS}.`,
+			},
+		],
+	},
+];
+
+/** Reads the parameters of one item, refusing bad input before any request. */
+function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVersion) {
+	const node = context.getNode();
+	const zone = context.getTimezone();
+	const calendarIds = toStringList(context.getNodeParameter('calendarIds', itemIndex));
+	if (calendarIds.length === 0) throw invalidField(node, 'Calendar IDs', 'enter at least one calendar ID', itemIndex);
+	const accountId = version === 'v3' ? String(context.getNodeParameter('accountId', itemIndex, '')).trim() : undefined;
+	if (version === 'v3' && !accountId) throw invalidField(node, 'Account ID', 'enter the account of the calendars', itemIndex);
+	const startValue = context.getNodeParameter('start', itemIndex, '');
+	const endValue = context.getNodeParameter('end', itemIndex, '');
+	const start = parseDateInput(startValue, zone);
+	if (!start) throw invalidField(node, 'Start', `"${String(startValue)}" is not a date and time`, itemIndex);
+	const end = parseDateInput(endValue, zone);
+	if (!end) throw invalidField(node, 'End', `"${String(endValue)}" is not a date and time`, itemIndex);
+	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const windowMonths = Number(options.windowMonths ?? RECOMMENDED_WINDOW_MONTHS);
+	if (!Number.isInteger(windowMonths) || windowMonths < 1 || windowMonths > MAX_WINDOW_MONTHS) {
+		throw invalidField(node, 'Window Size (Months)', `must be a whole number from 1 to ${MAX_WINDOW_MONTHS}`, itemIndex);
+	}
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? Number.POSITIVE_INFINITY : Number(context.getNodeParameter('limit', itemIndex, 50));
+	return {
+		accountId,
+		calendarIds,
+		windows: splitWindow(start, end, windowMonths),
+		limit,
+		series: version === 'v3' && options.recurringEvents === 'series',
+	};
+}
+
+/**
+ * Get Many: one list call per window of at most `windowMonths` months, merged without
+ * duplicates (an event that overlaps two windows is listed by both). A custom operation because
+ * a long range takes several requests per item.
+ */
+export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const output: INodeExecutionData[] = [];
+	const items = this.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const version = this.getNodeParameter('authentication', itemIndex) as ApiVersion;
+			const credentialType = version === 'v3' ? 'ctsApi' : 'ctsSyncApi';
+			const { accountId, calendarIds, windows, limit, series } = readQuery(this, itemIndex, version);
+			const seen = new Set<string>();
+			const events: IDataObject[] = [];
+			for (const window of windows) {
+				if (events.length >= limit) break;
+				const qs: IDataObject = { calendarIds: calendarIds.join(','), start: window.start, end: window.end };
+				if (accountId) qs.accountId = accountId;
+				const response = await ctsRequest.call(
+					this,
+					credentialType,
+					{ method: 'GET', url: `/${version}/events/list`, qs },
+					itemIndex,
+				);
+				for (const event of ((response.data as IDataObject | undefined)?.events as IDataObject[] | undefined) ?? []) {
+					const key = series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id);
+					if (seen.has(key)) continue;
+					seen.add(key);
+					events.push(event);
+				}
+			}
+			for (const event of events.slice(0, limit)) {
+				let result = event;
+				if (series && event.masterEventId) {
+					const master = await ctsRequest.call(
+						this,
+						'ctsApi',
+						{ method: 'GET', url: '/v3/events', qs: { id: String(event.masterEventId) } },
+						itemIndex,
+					);
+					result = ((master.data as IDataObject).event as IDataObject) ?? event;
+				}
+				output.push({ json: withEnd(result), pairedItem: { item: itemIndex } });
+			}
+		} catch (error) {
+			const nodeError =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			if (this.continueOnFail()) {
+				output.push(errorItem(nodeError, itemIndex));
+				continue;
+			}
+			throw nodeError;
+		}
+	}
+	return [output];
+}

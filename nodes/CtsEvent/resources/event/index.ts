@@ -1,0 +1,107 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { EVENT_RESOURCE } from '../../shared/eventFields';
+import { outputEvent } from '../../shared/eventOutput';
+import { eventCreateDescription, sendCreateTiming } from './create';
+import { eventDeleteDescription } from './delete';
+import { eventGetDescription } from './get';
+import { eventGetManyDescription } from './getAll';
+import { eventRsvpDescription } from './rsvp';
+import { eventUpdateDescription, sendUpdateTiming } from './update';
+
+function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
+	const all: INodePropertyOptions[] = [
+		{
+			name: 'Create',
+			value: 'create',
+			action: 'Create an event',
+			description: 'Create an event, optionally recurring, with participants, alerts and a video room',
+			routing: {
+				request: { method: 'POST', url: `/${version}/events/create` },
+				send: { preSend: [sendCreateTiming] },
+				output: { postReceive: [outputEvent] },
+			},
+		},
+		{
+			name: 'Delete',
+			value: 'delete',
+			action: 'Delete an event',
+			description: 'Delete an event, one occurrence, this and following occurrences, or a whole series',
+			routing: { request: { method: 'POST', url: `/${version}/events/delete` } },
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			action: 'Get an event',
+			description: 'Read one event, series master or occurrence by its ID',
+			routing: {
+				request: { method: 'GET', url: '/v3/events' },
+				output: { postReceive: [outputEvent] },
+			},
+		},
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			action: 'Get many events',
+			description: 'List the events of one or more calendars in a time range; recurring events as occurrences or series',
+		},
+		{
+			name: 'RSVP',
+			value: 'rsvp',
+			action: 'Answer an invitation',
+			description: 'Accept, decline or tentatively accept an event as the account owner',
+			routing: {
+				request: { method: 'POST', url: '=/v1/events/{{$parameter.rsvpAction}}' },
+				output: {
+					postReceive: [
+						{
+							type: 'set',
+							properties: { value: '={{ { "id": $parameter.eventId, "response": $parameter.rsvpAction, "success": true } }}' },
+						},
+					],
+				},
+			},
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			action: 'Update an event',
+			description: 'Change only the fields you set; participants and alerts are added or removed individually',
+			routing: {
+				request: { method: 'POST', url: `/${version}/events/update` },
+				send: { preSend: [sendUpdateTiming] },
+				output: { postReceive: [outputEvent] },
+			},
+		},
+	];
+	// v3 has no RSVP; v1 has no Get.
+	const missing = version === 'v3' ? 'rsvp' : 'get';
+	return all.filter((operation) => operation.value !== missing);
+}
+
+export const eventDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { authentication: ['v3'], resource: [EVENT_RESOURCE] } },
+		options: operations('v3'),
+		default: 'create',
+	},
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { authentication: ['v1'], resource: [EVENT_RESOURCE] } },
+		options: operations('v1'),
+		default: 'create',
+	},
+	...eventCreateDescription,
+	...eventGetDescription,
+	...eventGetManyDescription,
+	...eventUpdateDescription,
+	...eventDeleteDescription,
+	...eventRsvpDescription,
+];

@@ -1,0 +1,392 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { parseDateInput, LOCAL_DATE_TIME_FORMAT } from '../../shared/dates';
+import { alertId, alertOffset, participantKey } from '../../shared/encoding';
+import { sendConverted, toStringList } from '../../shared/fields';
+
+export const EVENT_RESOURCE = 'event';
+export type ApiVersion = 'v3' | 'v1';
+
+/** displayOptions for fields of one event operation in the given interface versions. */
+export function showFor(operations: string[], versions: ApiVersion[] = ['v3', 'v1']): INodeProperties['displayOptions'] {
+	return { show: { authentication: versions, resource: [EVENT_RESOURCE], operation: operations } };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+interface ParticipantInput {
+	email?: string;
+	name?: string;
+	roles?: string[];
+}
+
+/** Participants keyed by the base64 of their e-mail address, as the interface asks. */
+export function toParticipants(value: unknown): IDataObject {
+	const participants: IDataObject = {};
+	for (const { email = '', name, roles = ['attendee'] } of ((value as IDataObject)?.participant ?? []) as ParticipantInput[]) {
+		const address = email.trim();
+		if (!EMAIL.test(address)) throw new Error(`"${email}" is not an e-mail address`);
+		participants[participantKey(address)] = {
+			'@type': 'Participant',
+			email: address,
+			...(name ? { name } : {}),
+			roles: Object.fromEntries(roles.map((role) => [role, true])),
+		};
+	}
+	return participants;
+}
+
+/** Participants to remove: null under the e-mail address, as the interface's update rule says. */
+export function toRemovedParticipants(value: unknown): IDataObject {
+	const removed: IDataObject = {};
+	for (const address of toStringList(value)) {
+		if (!EMAIL.test(address)) throw new Error(`"${address}" is not an e-mail address`);
+		removed[address] = null;
+	}
+	return removed;
+}
+
+interface AlertInput {
+	minutesBefore?: number;
+	action?: string;
+}
+
+function alertsOf(value: unknown): Array<{ id: string; offset: string; action: string }> {
+	return (((value as IDataObject)?.alert ?? []) as AlertInput[]).map(({ minutesBefore = 15, action = 'display' }) => {
+		if (!Number.isInteger(minutesBefore) || minutesBefore < 0) {
+			throw new Error(`"${minutesBefore}" is not a whole number of minutes of 0 or more`);
+		}
+		const offset = alertOffset(minutesBefore);
+		return { id: alertId(action, offset), offset, action };
+	});
+}
+
+/** Alerts keyed by their computed ID (base64 of `{"a":action,"to":offset}`). */
+export function toAlerts(value: unknown): IDataObject {
+	return Object.fromEntries(
+		alertsOf(value).map(({ id, offset, action }) => [
+			id,
+			{ '@type': 'Alert', trigger: { '@type': 'OffsetTrigger', offset, relativeTo: 'start' }, action },
+		]),
+	);
+}
+
+/** Alerts to remove: null under their computed ID. */
+export function toRemovedAlerts(value: unknown): IDataObject {
+	return Object.fromEntries(alertsOf(value).map(({ id }) => [id, null]));
+}
+
+export function toLocations(value: unknown): IDataObject {
+	const names = (((value as IDataObject)?.location ?? []) as Array<{ name?: string }>).map(({ name = '' }) => name.trim());
+	return Object.fromEntries(
+		names.filter((name) => name !== '').map((name, index) => [`location-${index + 1}`, { '@type': 'Location', name }]),
+	);
+}
+
+interface RuleInput {
+	frequency?: string;
+	interval?: number;
+	byDay?: string[];
+	nthOfPeriod?: number;
+	byMonthDay?: string;
+	byMonth?: string[];
+	ends?: 'never' | 'count' | 'until';
+	count?: number;
+	until?: string;
+}
+
+/** One JSCalendar RecurrenceRule from the editor's recurrence fields. */
+export function toRecurrenceRules(value: unknown): IDataObject[] {
+	const rule = ((value as IDataObject)?.rule ?? {}) as RuleInput;
+	const { frequency = 'weekly', interval = 1, byDay = [], nthOfPeriod = 0, byMonth = [], ends = 'never' } = rule;
+	if (!Number.isInteger(interval) || interval < 1) throw new Error('interval must be a whole number of 1 or more');
+	const result: IDataObject = { '@type': 'RecurrenceRule', frequency, interval };
+	if (byDay.length > 0) {
+		result.byDay = byDay.map((day) => ({ '@type': 'NDay', day, ...(nthOfPeriod ? { nthOfPeriod } : {}) }));
+	}
+	const monthDays = toStringList(rule.byMonthDay ?? '').map(Number);
+	if (monthDays.some((day) => !Number.isInteger(day) || day === 0 || day < -31 || day > 31)) {
+		throw new Error(`month days must be whole numbers from 1 to 31 or -31 to -1, got "${rule.byMonthDay}"`);
+	}
+	if (monthDays.length > 0) result.byMonthDay = monthDays;
+	if (byMonth.length > 0) result.byMonth = byMonth.map(String);
+	if (ends === 'count') {
+		if (!Number.isInteger(rule.count) || (rule.count ?? 0) < 1) throw new Error('count must be a whole number of 1 or more');
+		result.count = rule.count;
+	}
+	if (ends === 'until') {
+		const until = parseDateInput(rule.until, 'UTC');
+		if (!until) throw new Error(`"${String(rule.until)}" is not a date and time for "until"`);
+		result.until = until.toFormat(LOCAL_DATE_TIME_FORMAT);
+	}
+	return [result];
+}
+
+const weekdays = [
+	{ name: 'Monday', value: 'mo' },
+	{ name: 'Tuesday', value: 'tu' },
+	{ name: 'Wednesday', value: 'we' },
+	{ name: 'Thursday', value: 'th' },
+	{ name: 'Friday', value: 'fr' },
+	{ name: 'Saturday', value: 'sa' },
+	{ name: 'Sunday', value: 'su' },
+];
+
+const months = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+].map((name, index) => ({ name, value: String(index + 1) }));
+
+/** Where the writable event fields sit: `collection` is "additionalFields" or "updateFields". */
+export function eventFieldOptions(collection: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Alerts',
+			name: 'alerts',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Alert',
+			default: {},
+			description: 'Reminders before the start. Cannot be combined with Use Default Alerts.',
+			options: [
+				{
+					displayName: 'Alert',
+					name: 'alert',
+					values: [
+						{
+							displayName: 'Action',
+							name: 'action',
+							type: 'options',
+							options: [
+								{ name: 'Display', value: 'display' },
+								{ name: 'Email', value: 'email' },
+							],
+							default: 'display',
+						},
+						{
+							displayName: 'Minutes Before Start',
+							name: 'minutesBefore',
+							type: 'number',
+							typeOptions: { minValue: 0 },
+							default: 15,
+						},
+					],
+				},
+			],
+			routing: { send: { preSend: [sendConverted(`${collection}.alerts`, 'Alerts', 'alerts', toAlerts, { merge: true })] } },
+		},
+		{
+			displayName: 'Color',
+			name: 'colorId',
+			type: 'options',
+			options: Array.from({ length: 11 }, (_, index) => ({ name: `Color ${index + 1}`, value: String(index + 1) })),
+			default: '1',
+			description: 'Event color 1 to 11. Only calendars of provider A (integration "providerA") have colors; other providers ignore it.',
+			routing: { send: { type: 'body', property: 'provider.example:colorId', propertyInDotNotation: false } },
+		},
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			routing: { send: { type: 'body', property: 'description' } },
+		},
+		{
+			displayName: 'Description Format',
+			name: 'descriptionContentType',
+			type: 'options',
+			options: [
+				{ name: 'Plain Text', value: 'text/plain' },
+				{ name: 'HTML', value: 'text/html' },
+			],
+			default: 'text/plain',
+			routing: { send: { type: 'body', property: 'descriptionContentType' } },
+		},
+		{
+			displayName: 'Free/Busy',
+			name: 'freeBusyStatus',
+			type: 'options',
+			options: [
+				{ name: 'Busy', value: 'busy' },
+				{ name: 'Free', value: 'free' },
+			],
+			default: 'busy',
+			description: 'Whether the time shows as busy in free/busy lookups',
+			routing: { send: { type: 'body', property: 'freeBusyStatus' } },
+		},
+		{
+			displayName: 'Locations',
+			name: 'locations',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Location',
+			default: {},
+			options: [{ displayName: 'Location', name: 'location', values: [{ displayName: 'Name', name: 'name', type: 'string', default: '' }] }],
+			routing: { send: { preSend: [sendConverted(`${collection}.locations`, 'Locations', 'locations', toLocations)] } },
+		},
+		{
+			displayName: 'Participants',
+			name: 'participants',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Participant',
+			default: {},
+			description: 'People to invite, or (on update) to add or change; others stay as they are',
+			options: [
+				{
+					displayName: 'Participant',
+					name: 'participant',
+					values: [
+						{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+						{
+							displayName: 'Roles',
+							name: 'roles',
+							type: 'multiOptions',
+							options: [
+								{ name: 'Attendee', value: 'attendee' },
+								{ name: 'Chair', value: 'chair' },
+								{ name: 'Informational', value: 'informational' },
+								{ name: 'Optional', value: 'optional' },
+								{ name: 'Owner', value: 'owner' },
+							],
+							default: ['attendee'],
+						},
+					],
+				},
+			],
+			routing: {
+				send: { preSend: [sendConverted(`${collection}.participants`, 'Participants', 'participants', toParticipants, { merge: true })] },
+			},
+		},
+		{
+			displayName: 'Privacy',
+			name: 'privacy',
+			type: 'options',
+			options: [
+				{ name: 'Private', value: 'private' },
+				{ name: 'Public', value: 'public' },
+				{ name: 'Secret', value: 'secret' },
+			],
+			default: 'public',
+			routing: { send: { type: 'body', property: 'privacy' } },
+		},
+		{
+			displayName: 'Recurrence',
+			name: 'recurrence',
+			type: 'fixedCollection',
+			placeholder: 'Add Recurrence',
+			default: {},
+			description: 'Repeat the event. Each occurrence is listed with its own ID.',
+			options: [
+				{
+					displayName: 'Rule',
+					name: 'rule',
+					values: [
+						{
+							displayName: 'Ends',
+							name: 'ends',
+							type: 'options',
+							options: [
+								{ name: 'Never', value: 'never' },
+								{ name: 'After a Number of Occurrences', value: 'count' },
+								{ name: 'On a Date', value: 'until' },
+							],
+							default: 'never',
+						},
+						{
+							displayName: 'Frequency',
+							name: 'frequency',
+							type: 'options',
+							options: [
+								{ name: 'Daily', value: 'daily' },
+								{ name: 'Monthly', value: 'monthly' },
+								{ name: 'Weekly', value: 'weekly' },
+								{ name: 'Yearly', value: 'yearly' },
+							],
+							default: 'weekly',
+						},
+						{ displayName: 'In Months', name: 'byMonth', type: 'multiOptions', options: months, default: [] },
+						{
+							displayName: 'Interval',
+							name: 'interval',
+							type: 'number',
+							typeOptions: { minValue: 1 },
+							default: 1,
+							description: 'Every how many days, weeks, months or years',
+						},
+						{
+							displayName: 'Nth Weekday of the Period',
+							name: 'nthOfPeriod',
+							type: 'number',
+							default: 0,
+							description:
+								'With weekdays: 1 = first, 2 = second, -1 = last (of the month, or of the year for yearly rules). 0 = every such weekday.',
+						},
+						{
+							displayName: 'Occurrences',
+							name: 'count',
+							type: 'number',
+							typeOptions: { minValue: 1 },
+							default: 10,
+							displayOptions: { show: { ends: ['count'] } },
+						},
+						{
+							displayName: 'On Month Days',
+							name: 'byMonthDay',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. 1, 15, -1',
+							description: 'Days of the month, separated by commas; -1 is the last day',
+						},
+						{ displayName: 'On Weekdays', name: 'byDay', type: 'multiOptions', options: weekdays, default: [] },
+						{
+							displayName: 'Until',
+							name: 'until',
+							type: 'dateTime',
+							default: '',
+							description: "Last possible start, in the event's time zone (inclusive)",
+							displayOptions: { show: { ends: ['until'] } },
+						},
+					],
+				},
+			],
+			routing: {
+				send: { preSend: [sendConverted(`${collection}.recurrence`, 'Recurrence', 'recurrenceRules', toRecurrenceRules)] },
+			},
+		},
+		{
+			displayName: 'Request Virtual Room',
+			name: 'requestVirtualRoom',
+			type: 'options',
+			options: [
+				{ name: 'Default Room of the Calendar\'s Provider', value: 'default' },
+				{ name: 'Provider A Meeting Room', value: 'providerAMeetingRoom' },
+				{ name: 'Provider B Meeting Room', value: 'providerBMeetingRoom' },
+			],
+			default: 'default',
+			description:
+				'Attach a video meeting room; its link is written into the description. A room of one provider cannot be used in the other provider\'s calendar. Once attached, a room stays.',
+			routing: { send: { type: 'body', property: 'service.example:requestVirtualRoom', propertyInDotNotation: false } },
+		},
+		{
+			displayName: 'Use Default Alerts',
+			name: 'useDefaultAlerts',
+			type: 'boolean',
+			default: true,
+			description: 'Whether the calendar\'s default alerts apply instead of the Alerts field (cannot be combined with alerts)',
+			routing: { send: { type: 'body', property: 'useDefaultAlerts' } },
+		},
+	];
+}

@@ -1,0 +1,58 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+import { invalidField } from '../../shared/errors';
+import { eventEnd, eventTiming, TimingError, type TimingInput } from './timing';
+
+/**
+ * The event of an answer: create, get and v1 create wrap it as `{ data: { event } }`, update
+ * returns it as the top-level body. Output as the service gives it, plus a computed `end`
+ * (LocalDateTime in the event's zone; for all-day events the day after the last day).
+ */
+export function withEnd(event: IDataObject): IDataObject {
+	const end = eventEnd(event);
+	return end === undefined ? event : { ...event, end };
+}
+
+export async function outputEvent(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = (response.body ?? {}) as IDataObject;
+	const event = ((body.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? body;
+	return [{ json: withEnd(event) }];
+}
+
+/** Writes the four timing fields into the body, or raises the problem naming the field. */
+export function writeTiming(context: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions, input: TimingInput) {
+	try {
+		const timing = eventTiming(input);
+		requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), ...timing };
+	} catch (error) {
+		if (error instanceof TimingError) {
+			throw invalidField(context.getNode(), error.field, error.message, context.getItemIndex(), error.hint);
+		}
+		throw invalidField(context.getNode(), 'Start', (error as Error).message, context.getItemIndex());
+	}
+	return requestOptions;
+}
+
+/** Alerts and the calendar's default alerts exclude each other. */
+export function checkAlertsCombination(context: IExecuteSingleFunctions, collection: string) {
+	const fields = context.getNodeParameter(collection, {}) as IDataObject;
+	const alerts = ((fields.alerts as IDataObject | undefined)?.alert as unknown[] | undefined) ?? [];
+	if (fields.useDefaultAlerts === true && alerts.length > 0) {
+		throw invalidField(
+			context.getNode(),
+			'Use Default Alerts',
+			'cannot be combined with Alerts: remove the alerts, or switch Use Default Alerts off',
+			context.getItemIndex(),
+		);
+	}
+}
