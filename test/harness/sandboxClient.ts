@@ -105,3 +105,17 @@ export class SandboxClient {
 		return body.data.task;
 	}
 }
+
+/** Fields of a timed event for the v3 create endpoint, for arranging state in tests. */
+export function timedEvent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+	return {
+		accountId: 'acc-alice-a',
+		calendarId: 'cal-alice-a-primary',
+		title: 'Meeting',
+		start: '2026-12-01T09:00:00',
+		duration: 'PT1H',
+		timeZone: 'Europe/Berlin',
+		showWithoutTime: false,
+		...overrides,
+	};
+}

@@ -27,7 +27,10 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			value: 'delete',
 			action: 'Delete an event',
 			description: 'Delete an event, one occurrence, this and following occurrences, or a whole series',
-			routing: { request: { method: 'POST', url: `/${version}/events/delete` } },
+			routing: {
+				request: { method: 'POST', url: `/${version}/events/delete` },
+				output: { postReceive: [{ type: 'set', properties: { value: '={{ { "id": $parameter.eventId, "deleted": true } }}' } }] },
+			},
 		},
 		{
 			name: 'Get',
