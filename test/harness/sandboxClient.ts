@@ -19,7 +19,6 @@ export interface LoggedRequest {
 }
 
 /** A parsed JSON answer of the API; tests read into it freely. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 export type TaskJson = Record<string, Json>;
 export interface ApiResponse {
