@@ -260,6 +260,16 @@ describe('requests', () => {
 		]);
 	});
 
+	it('requests: bodies over 16 KiB or nested deeper than 64 levels are left out of the log, with the reason', async () => {
+		await api().post('/v3/tasks/create', { title: 'x'.repeat(20_000) });
+		await api().call('POST', '/v3/tasks/create', { raw: `${'['.repeat(100)}${']'.repeat(100)}` });
+		const log = (await api().control('GET', 'requests')).body.requests;
+		expect(log.map((r: { body?: unknown; bodyOmitted?: string }) => [r.body, r.bodyOmitted])).toEqual([
+			[undefined, 'larger than 16 KiB'],
+			[undefined, 'nested deeper than 64 levels'],
+		]);
+	});
+
 	it('requests: DELETE /_sandbox/requests clears the log', async () => {
 		await api().get('/v3/tasks', { id: 'x' });
 		expect((await api().control('DELETE', 'requests')).status).toBe(204);
