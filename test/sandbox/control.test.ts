@@ -207,6 +207,13 @@ describe('faults', () => {
 		expect(Date.now() - started).toBeLessThan(140);
 	});
 
+	it('faults: a delayed write still reads its body and succeeds', async () => {
+		await api().control('POST', 'faults', { delayMs: 50 });
+		const res = await api().post('/v3/tasks/create', { title: 'Late' });
+		expect(res.status).toBe(200);
+		expect((await api().getTask(res.body.data.id)).title).toBe('Late');
+	});
+
 	it('faults: a delay and a status combine', async () => {
 		await api().control('POST', 'faults', { status: 502, delayMs: 100, count: 1 });
 		const started = Date.now();
