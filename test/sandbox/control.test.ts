@@ -207,6 +207,13 @@ describe('faults', () => {
 		expect(Date.now() - started).toBeLessThan(140);
 	});
 
+	it('faults: a delayed write still reads its body and succeeds', async () => {
+		await api().control('POST', 'faults', { delayMs: 50 });
+		const res = await api().post('/v3/tasks/create', { title: 'Late' });
+		expect(res.status).toBe(200);
+		expect((await api().getTask(res.body.data.id)).title).toBe('Late');
+	});
+
 	it('faults: a delay and a status combine', async () => {
 		await api().control('POST', 'faults', { status: 502, delayMs: 100, count: 1 });
 		const started = Date.now();
@@ -257,6 +264,16 @@ describe('requests', () => {
 		expect(log.map((r: { status: number; points: number }) => [r.status, r.points])).toEqual([
 			[400, 1],
 			[429, 0],
+		]);
+	});
+
+	it('requests: bodies over 16 KiB or nested deeper than 64 levels are left out of the log, with the reason', async () => {
+		await api().post('/v3/tasks/create', { title: 'x'.repeat(20_000) });
+		await api().call('POST', '/v3/tasks/create', { raw: `${'['.repeat(100)}${']'.repeat(100)}` });
+		const log = (await api().control('GET', 'requests')).body.requests;
+		expect(log.map((r: { body?: unknown; bodyOmitted?: string }) => [r.body, r.bodyOmitted])).toEqual([
+			[undefined, 'larger than 16 KiB'],
+			[undefined, 'nested deeper than 64 levels'],
 		]);
 	});
 

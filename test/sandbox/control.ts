@@ -15,7 +15,7 @@
 import { z } from 'zod';
 
 import { signToken } from './auth';
-import { fromZodError, validationError } from './errors';
+import { validate, validationError } from './errors';
 import { isInstant, parseDateTime } from './formats';
 import { DEFAULT_WINDOW_SECONDS } from './limits';
 import type { Query, Reply, RequestContext, Route } from './router';
@@ -112,11 +112,6 @@ export class RequestLog {
 
 const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-	const result = schema.safeParse(value);
-	if (!result.success) throw fromZodError(result.error);
-	return result.data;
-}
 
 const ok = (body?: unknown): Reply => ({ status: body === undefined ? 204 : 200, body });
 
@@ -241,14 +236,14 @@ export const controlRoutes: Route[] = [
 	}),
 
 	control('POST', 'token', (ctx) => {
-		const { user, ttlSeconds } = parse(tokenSchema, ctx.body);
+		const { user, ttlSeconds } = validate(tokenSchema, ctx.body);
 		if (!ctx.store.users.has(user)) throw validationError(['user must be a known user']);
 		return ok({ token: signToken(user, ttlSeconds ?? 3600, ctx.clock.now()) });
 	}),
 
 	control('GET', 'clock', clockReply),
 	control('POST', 'clock', (ctx) => {
-		const { now, advanceSeconds } = parse(clockSchema, ctx.body);
+		const { now, advanceSeconds } = validate(clockSchema, ctx.body);
 		if (now === null) ctx.clock.real();
 		else if (now !== undefined && isInstant(now)) ctx.clock.freeze(parseDateTime(now, true)!);
 		if (advanceSeconds !== undefined) ctx.clock.advance(advanceSeconds);
@@ -257,7 +252,7 @@ export const controlRoutes: Route[] = [
 
 	control('GET', 'limits', limitsReply),
 	control('POST', 'limits', (ctx) => {
-		const { points, windowSeconds } = parse(limitsSchema, ctx.body);
+		const { points, windowSeconds } = validate(limitsSchema, ctx.body);
 		const limiter = ctx.sandbox.limiter;
 		limiter.configure(
 			points === null
@@ -269,7 +264,7 @@ export const controlRoutes: Route[] = [
 
 	control('GET', 'faults', (ctx) => ok(ctx.sandbox.faults.describe())),
 	control('POST', 'faults', (ctx) => {
-		const input = parse(faultsSchema, ctx.body);
+		const input = validate(faultsSchema, ctx.body);
 		if (input.status === undefined && input.delayMs === undefined) {
 			throw validationError(['status or delayMs must be given']);
 		}

@@ -8,7 +8,7 @@
  * - `errorRef` is fresh and opaque on every error; absent values are omitted, never null.
  */
 import { randomUUID } from 'node:crypto';
-import type { ZodError, ZodIssue } from 'zod';
+import type { ZodError, ZodIssue, ZodTypeAny, output } from 'zod';
 
 export interface ErrorBody {
 	message: string;
@@ -102,6 +102,16 @@ export function fromZodError(error: ZodError): ApiError {
 		}
 	}
 	return validationError(messages, fields.size > 0 ? { fields: [...fields] } : undefined);
+}
+
+/**
+ * Validates a request body or query against a schema: the parsed value, or the 400 validation
+ * error built from the schema's messages. Declare schemas once at module level.
+ */
+export function validate<T extends ZodTypeAny>(schema: T, value: unknown): output<T> {
+	const result = schema.safeParse(value);
+	if (!result.success) throw fromZodError(result.error);
+	return result.data as output<T>;
 }
 
 /** Long paths are cut in messages, so an error body stays small whatever the request. */

@@ -84,7 +84,7 @@ describe('robustness', () => {
 				const res = await api().call('POST', path, { raw: JSON.stringify(body) ?? '' });
 				assertDocumented(res, `${path} ${JSON.stringify(body)}`);
 			}),
-			{ numRuns: 300 },
+			{ numRuns: 150 },
 		);
 	});
 
@@ -97,7 +97,7 @@ describe('robustness', () => {
 				assertDocumented(res, `${path} ${JSON.stringify(payload)}`);
 				if (res.status === 400) expect(Array.isArray(JSON.parse(res.body.message))).toBe(true);
 			}),
-			{ numRuns: 300 },
+			{ numRuns: 150 },
 		);
 	});
 
@@ -106,7 +106,7 @@ describe('robustness', () => {
 			fc.asyncProperty(fc.constantFrom(...POST_PATHS), fc.string({ maxLength: 200, unit: 'binary' }), async (path, raw) => {
 				assertDocumented(await api().call('POST', path, { raw }), `${path} ${JSON.stringify(raw)}`);
 			}),
-			{ numRuns: 200 },
+			{ numRuns: 120 },
 		);
 	});
 
@@ -122,7 +122,7 @@ describe('robustness', () => {
 				expect([200, 400]).toContain(res.status);
 				assertDocumented(res, `${path} ${JSON.stringify(q)}`);
 			}),
-			{ numRuns: 200 },
+			{ numRuns: 120 },
 		);
 	});
 
@@ -136,7 +136,7 @@ describe('robustness', () => {
 				const res = await api().call(method, p.startsWith('/') ? p : `/${p}`, method === 'GET' ? {} : { raw: '{}' });
 				assertDocumented(res, `${method} ${p}`);
 			}),
-			{ numRuns: 200 },
+			{ numRuns: 120 },
 		);
 	});
 
@@ -242,7 +242,7 @@ describe('list order under any sequence of writes', () => {
 					expect((await api().listTasks({ updatedAfter: cursor })).map((t) => t.id)).toEqual(after);
 				}
 			}),
-			{ numRuns: 40 },
+			{ numRuns: 25 },
 		);
 	});
 });

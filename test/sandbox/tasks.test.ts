@@ -946,6 +946,17 @@ describe('close and reopen', () => {
 	});
 });
 
+describe('derived fields', () => {
+	it('derived: service.example:derived.scheduled is false unless an event links the task through service.example:metadata.taskId', async () => {
+		const id = await api().createTask();
+		expect((await api().getTask(id))['service.example:derived']).toEqual({ scheduled: false });
+		api().sandbox.store.eventsOf('alice').set('evt-1', { id: 'evt-1', 'service.example:metadata': { taskId: id } });
+		expect((await api().getTask(id))['service.example:derived']).toEqual({ scheduled: true });
+		api().sandbox.store.eventsOf('alice').set('evt-1', { id: 'evt-1', deleted: true, 'service.example:metadata': { taskId: id } });
+		expect((await api().getTask(id))['service.example:derived']).toEqual({ scheduled: false });
+	});
+});
+
 describe('timestamps', () => {
 	it('timestamps: under a frozen clock every write gets the same timestamp', async () => {
 		await freeze('2026-11-21T09:30:00.125Z');

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
-import { ApiError, fromZodError } from './errors';
+import { ApiError, validate } from './errors';
 import { isDateTime, isIanaZone, isInstant, isIsoDuration, isLocalDateTime, parseDateTime, toTimestamp } from './formats';
 import { LIST_POINTS } from './limits';
 import type { Reply, RequestContext, Route } from './router';
@@ -188,11 +188,6 @@ export const listTasksQuery = z
 /** POST task endpoints take no query parameters. */
 const noQuery = z.object({}).strict();
 
-function parse<T extends z.ZodTypeAny>(schema: T, value: unknown): z.output<T> {
-	const result = schema.safeParse(value);
-	if (!result.success) throw fromZodError(result.error);
-	return result.data as z.output<T>;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Presentation
@@ -313,7 +308,7 @@ function positionAfter(
 // Handlers
 
 function listTasks(ctx: RequestContext): Reply {
-	const { limit, updatedAfter } = parse(listTasksQuery, ctx.query);
+	const { limit, updatedAfter } = validate(listTasksQuery, ctx.query);
 	const after = updatedAfter === undefined ? undefined : toTimestamp(parseDateTime(updatedAfter, true)!);
 	// Timestamps share one format, so comparing the text compares the instants.
 	const page = ctx.store
@@ -324,7 +319,7 @@ function listTasks(ctx: RequestContext): Reply {
 }
 
 function getTask(ctx: RequestContext): Reply {
-	const { id } = parse(getTaskQuery, ctx.query);
+	const { id } = validate(getTaskQuery, ctx.query);
 	const task = ctx.store.tasks.get(ctx.user.id)?.get(id);
 	return {
 		status: 200,
@@ -333,8 +328,8 @@ function getTask(ctx: RequestContext): Reply {
 }
 
 function createTask(ctx: RequestContext): Reply {
-	parse(noQuery, ctx.query);
-	const input = parse(createTaskSchema, ctx.body);
+	validate(noQuery, ctx.query);
+	const input = validate(createTaskSchema, ctx.body);
 	const { store, user } = ctx;
 	const tasks = store.tasksOf(user.id);
 	const parentId = input.relatedTo ? Object.keys(input.relatedTo)[0] : undefined;
@@ -366,8 +361,8 @@ function createTask(ctx: RequestContext): Reply {
 }
 
 function updateTask(ctx: RequestContext): Reply {
-	parse(noQuery, ctx.query);
-	const input = parse(updateTaskSchema, ctx.body);
+	validate(noQuery, ctx.query);
+	const input = validate(updateTaskSchema, ctx.body);
 	const tasks = ctx.store.tasksOf(ctx.user.id);
 	const task = liveTask(tasks, input.id);
 	const now = ctx.clock.nowIso();
@@ -393,8 +388,8 @@ function updateTask(ctx: RequestContext): Reply {
 }
 
 function moveTask(ctx: RequestContext): Reply {
-	parse(noQuery, ctx.query);
-	const { id, previousId, parentId } = parse(moveTaskSchema, ctx.body);
+	validate(noQuery, ctx.query);
+	const { id, previousId, parentId } = validate(moveTaskSchema, ctx.body);
 	const { store } = ctx;
 	const tasks = store.tasksOf(ctx.user.id);
 	const task = liveTask(tasks, id);
@@ -439,8 +434,8 @@ function firstPosition(tasks: Map<string, TaskRecord>, task: TaskRecord): number
 }
 
 function deleteTask(ctx: RequestContext): Reply {
-	parse(noQuery, ctx.query);
-	const { id } = parse(deleteTaskSchema, ctx.body);
+	validate(noQuery, ctx.query);
+	const { id } = validate(deleteTaskSchema, ctx.body);
 	const tasks = ctx.store.tasksOf(ctx.user.id);
 	const task = tasks.get(id);
 	if (!task) throw new ApiError(400, MESSAGES.invalidTaskId);
@@ -474,9 +469,9 @@ function deleteTask(ctx: RequestContext): Reply {
 
 function setProgress(progress: Progress) {
 	return (ctx: RequestContext): Reply => {
-		parse(noQuery, ctx.query);
+		validate(noQuery, ctx.query);
 		// occurrenceStart is validated; tasks here are never recurring, so it changes nothing.
-		const { id } = parse(closeTaskSchema, ctx.body);
+		const { id } = validate(closeTaskSchema, ctx.body);
 		const task = liveTask(ctx.store.tasksOf(ctx.user.id), id);
 		const now = ctx.clock.nowIso();
 		ctx.store.updateTask(ctx.user.id, task, (t) => {
