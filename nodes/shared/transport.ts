@@ -156,15 +156,15 @@ export function credentialBaseUrl(credentials: IDataObject, type: CredentialType
 }
 
 /**
- * A request outside the declarative routing (trigger polls, list searches, read-backs):
- * same authentication, retries and error mapping. Returns the parsed body.
+ * A request outside the declarative routing (trigger polls, custom operations, read-backs):
+ * same authentication, retries and error mapping. Resolves to the whole answer.
  */
-export async function ctsRequest(
+export async function ctsResponse(
 	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions | IExecuteFunctions,
 	credentialType: CredentialType,
 	options: Omit<IHttpRequestOptions, 'baseURL'>,
 	itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined,
-): Promise<IDataObject> {
+): Promise<IN8nHttpFullResponse> {
 	const credentials = await this.getCredentials(credentialType, itemIndex ?? 0);
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const request: IHttpRequestOptions = {
@@ -175,7 +175,7 @@ export async function ctsRequest(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
-	const response = await withRetries(
+	return await withRetries(
 		async () => {
 			let answer: IN8nHttpFullResponse;
 			try {
@@ -192,5 +192,15 @@ export async function ctsRequest(
 		},
 		{ isRead: (options.method ?? 'GET') === 'GET', signal },
 	);
+}
+
+/** {@link ctsResponse}, resolving to the parsed body. */
+export async function ctsRequest(
+	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions | IExecuteFunctions,
+	credentialType: CredentialType,
+	options: Omit<IHttpRequestOptions, 'baseURL'>,
+	itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined,
+): Promise<IDataObject> {
+	const response = await ctsResponse.call(this, credentialType, options, itemIndex);
 	return (response.body ?? {}) as IDataObject;
 }

@@ -9,6 +9,7 @@ import {
 	DirectoryLoader,
 	ExecuteContext,
 	ExecutionLifecycleHooks,
+	PollContext,
 	RoutingNode,
 	WorkflowExecute,
 } from 'n8n-core';
@@ -379,4 +380,71 @@ export async function testCredential(
 		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/**
+ * A polling trigger as an activated workflow runs it: `poll()` on n8n's PollContext over a real
+ * Workflow whose static data carries the trigger's cursor from poll to poll. `restart()` reloads
+ * the static data from its JSON form, as after an n8n restart.
+ */
+export class PollHarness {
+	private workflow!: Workflow;
+	private readonly node: INode;
+	private readonly store: CredentialStore;
+
+	constructor(
+		private readonly nodeType: INodeType,
+		typeName: string,
+		parameters: IDataObject,
+		credentials: Record<string, ICredentialDataDecryptedObject>,
+		private staticData: IDataObject = {},
+	) {
+		this.store = new Map();
+		const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
+		for (const [type, data] of Object.entries(credentials)) {
+			this.store.set(`cred-${type}`, { type, data });
+			nodeCredentials[type] = { id: `cred-${type}`, name: `${type} account` };
+		}
+		this.node = {
+			id: 'trigger',
+			name: 'Trigger',
+			type: `${PACKAGE_NAME}.${typeName}`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: parameters as INode['parameters'],
+			credentials: nodeCredentials,
+		};
+		this.load();
+	}
+
+	private load() {
+		const nodeTypes = new TestNodeTypes({ [this.node.type.split('.')[1]]: this.nodeType });
+		this.workflow = new Workflow({
+			id: 'trigger-workflow',
+			name: 'Trigger',
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: this.staticData,
+			settings: { timezone: 'America/New_York' },
+		});
+	}
+
+	/** The trigger's static data as n8n would store it (JSON). */
+	get savedStaticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+	}
+
+	restart(): void {
+		this.staticData = this.savedStaticData;
+		this.load();
+	}
+
+	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<INodeExecutionData[][] | null> {
+		const workflowData = { id: this.workflow.id, name: 'Trigger', nodes: [this.node], connections: {} };
+		const additionalData = additionalDataFor(this.store, mode, workflowData);
+		const context = new PollContext(this.workflow, this.node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+		return await this.nodeType.poll!.call(context);
+	}
 }

@@ -201,7 +201,8 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
 	}
 	entry.status = reply.status;
 	requestLog.add(entry);
-	send(res, reply.status, reply.body, reply.headers, rateHeaders);
+	// The Date header tells the service's time, so it follows the sandbox clock (frozen or not).
+	send(res, reply.status, reply.body, { Date: new Date(clock.now()).toUTCString(), ...reply.headers }, rateHeaders);
 }
 
 async function handleControl(
