@@ -21,12 +21,17 @@ async function serviceNow(context: IPollFunctions): Promise<number> {
 	return now;
 }
 
-/** Whether a task was created after the cursor (so far undelivered), rather than only changed. */
+/**
+ * Whether a task was created after the cursor, rather than only changed. The cursor means:
+ * every version updated before `updated` was seen, and of those at exactly `updated`, the listed
+ * IDs (all of them when the list is empty).
+ */
 function createdSince(task: IDataObject, cursor: TaskCursor): boolean {
 	if (!cursor.updated) return true;
 	const created = Date.parse(String(task.created));
 	const boundary = Date.parse(cursor.updated);
-	return created > boundary || (created === boundary && !cursor.idsAtUpdated.includes(String(task.id)));
+	if (created !== boundary) return created > boundary;
+	return cursor.idsAtUpdated.length > 0 && !cursor.idsAtUpdated.includes(String(task.id));
 }
 
 /**

@@ -5,8 +5,10 @@ export const TASK_PAGE_SIZE = 100;
 
 /**
  * Where a walk through the task list stands: the greatest `updated` value read so far and the
- * IDs already read at exactly that value. The list filter `updatedAfter` is strict, so IDs that
- * share the boundary value are re-read with the next page and recognised here.
+ * IDs already read at exactly that value. Every version updated before `updated` was read, and
+ * at exactly `updated` the listed IDs, or all tasks when the list is empty. The list filter
+ * `updatedAfter` is strict, so a non-empty boundary group is re-read with the next page and
+ * recognised here.
  */
 export interface TaskCursor {
 	updated?: string;

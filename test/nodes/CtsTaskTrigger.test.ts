@@ -1,0 +1,265 @@
+/**
+ * The CTS Task Trigger as an activated workflow runs it: poll() on n8n's PollContext over a
+ * real Workflow, static data carried from poll to poll, against the sandbox with a controlled
+ * clock. The invariant throughout: every version of a task (id + updated) that is open at a
+ * successful poll has been delivered exactly once, and nothing is ever delivered twice.
+ */
+import { Container } from '@n8n/di';
+import { Logger } from '@n8n/backend-common';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
+import { PollHarness } from '../harness/engine';
+import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
+
+const sandbox = new SandboxClient();
+
+beforeAll(async () => await sandbox.start());
+afterAll(async () => await sandbox.stop());
+beforeEach(async () => {
+	await sandbox.reset();
+	await sandbox.control('clock', { now: '2026-03-01T09:00:00.000Z' });
+});
+
+function trigger(parameters: IDataObject = {}) {
+	return new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'], ...parameters }, {
+		ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url },
+	});
+}
+
+const delivered = (result: INodeExecutionData[][] | null) => (result?.[0] ?? []).map((item) => item.json);
+const tick = async (seconds = 1) => await sandbox.control('clock', { advanceSeconds: seconds });
+
+async function listCalls() {
+	return (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/list');
+}
+
+it('first activation sets the cursor without firing for existing tasks', async () => {
+	await sandbox.createTask({ title: 'old 1' });
+	await sandbox.createTask({ title: 'old 2' });
+	await tick();
+	await sandbox.clearRequests();
+	const poller = trigger();
+	expect(await poller.poll()).toBeNull();
+	expect(poller.savedStaticData).toHaveProperty(['node:Trigger', 'cursor']);
+	const calls = await sandbox.requests();
+	expect(calls.map((call) => call.path)).toEqual(['/v3/tasks', '/v3/tasks/list']);
+	expect(calls.reduce((sum, call) => sum + call.points, 0)).toBe(11);
+	await tick();
+	expect(await poller.poll()).toBeNull();
+});
+
+it('delivers a created and an updated task once each, marked with the event; an idle poll is one list call', async () => {
+	const existing = await sandbox.createTask({ title: 'existing' });
+	await tick();
+	const poller = trigger();
+	await poller.poll();
+	await tick();
+	const fresh = await sandbox.createTask({ title: 'fresh' });
+	await sandbox.api('POST', '/v3/tasks/update', { body: { id: existing, title: 'existing, changed' } });
+	await tick();
+	const first = delivered(await poller.poll());
+	expect(first.map((task) => [task.id, task.triggerEvent]).sort()).toEqual(
+		[
+			[existing, 'updated'],
+			[fresh, 'created'],
+		].sort(),
+	);
+	expect(first.find((task) => task.id === existing)!.title).toBe('existing, changed');
+	await sandbox.clearRequests();
+	expect(await poller.poll()).toBeNull();
+	const calls = await sandbox.requests();
+	expect(calls).toHaveLength(1);
+	expect(calls[0]).toMatchObject({ path: '/v3/tasks/list', points: 10 });
+});
+
+it('delivers every task of ties that straddle page boundaries exactly once', async () => {
+	const poller = trigger();
+	await poller.poll();
+	await tick();
+	const ids: string[] = [];
+	for (let index = 0; index < 60; index++) ids.push(await sandbox.createTask({ title: `a${index}` }));
+	await tick();
+	for (let index = 0; index < 99; index++) ids.push(await sandbox.createTask({ title: `b${index}` }));
+	await tick();
+	await sandbox.clearRequests();
+	const result = delivered(await poller.poll());
+	expect(result.map((task) => task.id).sort()).toEqual([...ids].sort());
+	expect(result.every((task) => task.triggerEvent === 'created')).toBe(true);
+	// 60 + 40 of the tie, then the tie re-read with its 59 others: the second page is not full.
+	expect(await listCalls()).toHaveLength(2);
+	expect(await poller.poll()).toBeNull();
+});
+
+it('more than 100 tasks on one timestamp: delivers what it can, logs it, never loops', async () => {
+	const warn = jest.spyOn(Container.get(Logger), 'warn');
+	const poller = trigger();
+	await poller.poll();
+	await tick();
+	for (let index = 0; index < 120; index++) await sandbox.createTask({ title: `t${index}` });
+	await tick();
+	for (let index = 0; index < 5; index++) await sandbox.createTask({ title: `later${index}` });
+	await tick();
+	const result = delivered(await poller.poll());
+	expect(result).toHaveLength(105);
+	expect(new Set(result.map((task) => task.id)).size).toBe(105);
+	expect(warn).toHaveBeenCalledWith(expect.stringContaining('more than 100 tasks share the "updated" time'));
+	expect(await poller.poll()).toBeNull();
+	warn.mockRestore();
+});
+
+it('only the chosen events, and only tasks that pass the filters, start the workflow', async () => {
+	const updatedOnly = trigger({ events: ['updated'], filters: { tags: 'urgent', priorities: [1, 2] } });
+	const keep = await sandbox.createTask({ title: 'keep', tags: ['urgent'], priority: 1 });
+	const otherTag = await sandbox.createTask({ title: 'other tag', tags: ['later'], priority: 1 });
+	const lowPriority = await sandbox.createTask({ title: 'low', tags: ['urgent'], priority: 9 });
+	await tick();
+	await updatedOnly.poll();
+	await tick();
+	const created = await sandbox.createTask({ title: 'new', tags: ['urgent'], priority: 1 });
+	for (const id of [keep, otherTag, lowPriority]) await sandbox.api('POST', '/v3/tasks/update', { body: { id, description: 'x' } });
+	await tick();
+	expect(delivered(await updatedOnly.poll()).map((task) => task.id)).toEqual([keep]);
+	await sandbox.api('POST', '/v3/tasks/update', { body: { id: created, description: 'now updated' } });
+	await tick();
+	expect(delivered(await updatedOnly.poll()).map((task) => [task.id, task.triggerEvent])).toEqual([[created, 'updated']]);
+
+	const inList = trigger({ filters: { taskListId: 'other-list' } });
+	await inList.poll();
+	await tick();
+	await sandbox.createTask({ title: 'default list' });
+	const listed = await sandbox.createTask({ title: 'other list', taskListId: 'other-list' });
+	await tick();
+	expect(delivered(await inList.poll()).map((task) => task.id)).toEqual([listed]);
+});
+
+it('a failed poll delivers nothing and does not move the cursor; the next poll delivers it', async () => {
+	const poller = trigger();
+	await poller.poll();
+	await tick();
+	const id = await sandbox.createTask({ title: 'during outage' });
+	await tick();
+	const before = poller.savedStaticData;
+	await sandbox.control('faults', { status: 500, count: 4 });
+	await expect(poller.poll()).rejects.toThrow(/The service failed/);
+	expect(poller.savedStaticData).toEqual(before);
+	expect(delivered(await poller.poll()).map((task) => task.id)).toEqual([id]);
+});
+
+it('waits out a short 429 within the poll', async () => {
+	const poller = trigger();
+	await poller.poll();
+	await tick();
+	const id = await sandbox.createTask({ title: 'limited' });
+	await tick();
+	await sandbox.control('faults', { status: 429, count: 1 });
+	expect(delivered(await poller.poll()).map((task) => task.id)).toEqual([id]);
+});
+
+it('continues after a restart from the saved static data without repeating or missing', async () => {
+	let poller = trigger();
+	await poller.poll();
+	await tick();
+	const a = await sandbox.createTask({ title: 'a' });
+	await tick();
+	expect(delivered(await poller.poll()).map((task) => task.id)).toEqual([a]);
+	const saved = poller.savedStaticData;
+	poller = new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'] }, { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } }, saved);
+	const b = await sandbox.createTask({ title: 'b' });
+	await tick();
+	expect(delivered(await poller.poll()).map((task) => task.id)).toEqual([b]);
+	poller.restart();
+	expect(await poller.poll()).toBeNull();
+});
+
+describe('Fetch Test Event', () => {
+	it('returns a real recent task even when nothing changed, and changes nothing', async () => {
+		const poller = trigger();
+		await sandbox.createTask({ title: 'older' });
+		await tick(60);
+		const recent = await sandbox.createTask({ title: 'recent' });
+		const [[sample]] = (await poller.poll('manual'))!;
+		expect(sample.json).toMatchObject({ id: recent, title: 'recent', triggerEvent: 'created' });
+		expect(poller.savedStaticData['node:Trigger']).not.toHaveProperty('cursor');
+		await poller.poll();
+		await tick();
+		const [[again]] = (await poller.poll('manual'))!;
+		expect(again.json.id).toBe(recent);
+	});
+
+	it('explains when the account has no tasks', async () => {
+		await expect(trigger().poll('manual')).rejects.toThrow('No open tasks in this account yet');
+	});
+});
+
+it('randomized: 1,000+ creates, updates, completions and deletions with faults; every version delivered exactly once', async () => {
+	// A small deterministic generator, so a failure can be replayed.
+	let seed = 20261121;
+	const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+	await sandbox.control('limits', { points: null });
+	const poller = trigger();
+	await poller.poll();
+	const open = new Set<string>();
+	const seen = new Map<string, number>();
+	let changes = 0;
+	let failedPolls = 0;
+
+	const checkpoint = async () => {
+		let result: INodeExecutionData[][] | null;
+		try {
+			result = await poller.poll();
+		} catch {
+			failedPolls++;
+			return;
+		}
+		for (const task of delivered(result)) {
+			const version = `${task.id}@${task.updated}`;
+			seen.set(version, (seen.get(version) ?? 0) + 1);
+		}
+		// Every open task's current version has now been delivered exactly once.
+		const { body } = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '100' } });
+		for (const task of body.data.tasks as Array<{ id: string; updated: string }>) {
+			expect(seen.get(`${task.id}@${task.updated}`)).toBe(1);
+		}
+	};
+
+	while (changes < 1000) {
+		const burst = 1 + Math.floor(random() * 30);
+		for (let index = 0; index < burst; index++, changes++) {
+			const ids = [...open];
+			const choice = random();
+			if (ids.length < 5 || choice < 0.4) {
+				open.add(await sandbox.createTask({ title: `r${changes}` }));
+			} else {
+				const id = ids[Math.floor(random() * ids.length)];
+				if (choice < 0.8) await sandbox.api('POST', '/v3/tasks/update', { body: { id, title: `u${changes}` } });
+				else if (choice < 0.9) {
+					await sandbox.api('POST', '/v3/tasks/close', { body: { id } });
+					open.delete(id);
+				} else {
+					await sandbox.api('POST', '/v3/tasks/delete', { body: { id } });
+					open.delete(id);
+				}
+			}
+			// Several changes share one timestamp now and then, as on the real service.
+			if (random() < 0.3) await tick();
+		}
+		if (open.size > 90) {
+			for (const id of [...open].slice(0, 40)) {
+				await sandbox.api('POST', '/v3/tasks/close', { body: { id } });
+				open.delete(id);
+			}
+		}
+		const fault = random();
+		if (fault < 0.15) await sandbox.control('faults', { status: 503, count: 1 + Math.floor(random() * 5) });
+		else if (fault < 0.25) await sandbox.control('faults', { status: 429, count: 1 });
+		await tick();
+		await checkpoint();
+		if (random() < 0.1) poller.restart();
+	}
+	await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+	await checkpoint();
+	expect([...seen.values()].every((count) => count === 1)).toBe(true);
+	expect(changes).toBeGreaterThanOrEqual(1000);
+	expect(failedPolls).toBeGreaterThan(0);
+}, 240_000);
