@@ -19,6 +19,8 @@ const DAY_MS = 24 * 3600 * 1000;
 const MINUTE_MS = 60 * 1000;
 /** Six months, the longest window one list call accepts, counted short (181 days fit any six months). */
 const MAX_WINDOW_DAYS = 181;
+/** How far the local clock may drift from the service's between polls before the window is placed again. */
+const CLOCK_SKEW_MS = 5 * MINUTE_MS;
 
 export class CtsEventTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -114,21 +116,30 @@ export class CtsEventTrigger implements INodeType {
 		// previous poll (a first poll reads it: 1 point). Decisions use the time the list answered at.
 		const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : await serviceTime.call(this);
 		const previousMs = previous?.serviceTimeMs ?? estimateMs;
-		// The window reaches back to the previous poll, so occurrences that ended in between are seen.
-		const windowEndMs = estimateMs + lookAheadMs;
-		const windowStartMs = Math.max(Math.min(previousMs, estimateMs - lookBackMs), windowEndMs - MAX_WINDOW_DAYS * DAY_MS);
-		const response = await ctsResponse.call(this, 'ctsApi', {
-			method: 'GET',
-			url: '/v3/events/list',
-			qs: {
-				accountId,
-				calendarIds: calendarIds.join(','),
-				start: new Date(windowStartMs).toISOString(),
-				end: new Date(windowEndMs).toISOString(),
-			},
-		});
-		const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
-		const nowMs = Math.max(Date.parse(String(response.headers.date ?? '')) || estimateMs, previousMs);
+		const listWindow = async (aroundMs: number) => {
+			// The window reaches back to the previous poll, so occurrences that ended in between are seen.
+			const endMs = aroundMs + lookAheadMs;
+			const startMs = Math.max(Math.min(previousMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
+			const response = await ctsResponse.call(this, 'ctsApi', {
+				method: 'GET',
+				url: '/v3/events/list',
+				qs: {
+					accountId,
+					calendarIds: calendarIds.join(','),
+					start: new Date(startMs).toISOString(),
+					end: new Date(endMs).toISOString(),
+				},
+			});
+			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
+			const answeredAt = Math.max(Date.parse(String(response.headers.date ?? '')) || aroundMs, previousMs);
+			return { listed, answeredAt, startMs, endMs };
+		};
+		let window = await listWindow(estimateMs);
+		if (Math.abs(window.answeredAt - estimateMs) > CLOCK_SKEW_MS) {
+			// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
+			window = await listWindow(window.answeredAt);
+		}
+		const { listed, answeredAt: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
 
 		if (this.getMode() === 'manual') {
 			const sample = listed[0];
@@ -147,8 +158,7 @@ export class CtsEventTrigger implements INodeType {
 		// An event that left the list while still inside the window was deleted, or moved away: one read tells.
 		for (const gone of previous ? decision.vanished : []) {
 			const now = await readEventOrGone(this, gone.id);
-			if (!now) fired.push({ event: 'cancelled', data: { ...gone } });
-			else if (now.updated !== gone.updated) fired.push({ event: 'updated', data: now });
+			fired.push(now ? { event: 'updated', data: now } : { event: 'cancelled', data: { ...gone } });
 		}
 
 		staticData.state = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: Date.now() };

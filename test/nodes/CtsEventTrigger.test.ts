@@ -102,6 +102,7 @@ it('tells an event moved out of the window (updated) from a deleted one, and ign
 	const moving = await createEvent({ title: 'moving', start: '2026-12-05T09:00:00' });
 	await createEvent({ title: 'passing', start: '2026-12-01T08:10:00', duration: 'PT10M' });
 	await poller.poll();
+	await advance(1);
 	await sandbox.api('POST', '/v3/events/update', {
 		body: { id: moving.id, ...target, start: '2027-02-01T09:00:00', duration: 'PT1H', timeZone: 'UTC', showWithoutTime: false },
 	});
