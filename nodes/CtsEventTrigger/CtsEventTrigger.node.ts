@@ -155,8 +155,21 @@ export class CtsEventTrigger implements INodeType {
 		const decision = decide(listed, state, { nowMs, previousMs, windowStartMs, windowEndMs, leadMs });
 		const fired = previous ? decision.fired : []; // a first poll only learns what is there
 
-		// An event that left the list while still inside the window was deleted, or moved away: one read tells.
+		// An occurrence that left the list while a new one with the same recurrence ID appeared was
+		// replaced (a "this and following" edit starts a new series): that is one update.
+		const newcomers = new Map(
+			fired
+				.filter(({ event, data }) => event === 'created' && typeof data.recurrenceId === 'string')
+				.map((entry) => [`${String(entry.data.calendarId)}|${String(entry.data.recurrenceId)}`, entry]),
+		);
 		for (const gone of previous ? decision.vanished : []) {
+			const replacement = gone.recurrenceId ? newcomers.get(`${gone.calendarId}|${gone.recurrenceId}`) : undefined;
+			if (replacement) {
+				replacement.event = 'updated';
+				replacement.data = { ...replacement.data, previousId: gone.id };
+				continue;
+			}
+			// Otherwise it was deleted, or moved out of the window: one read tells.
 			const now = await readEventOrGone(this, gone.id);
 			fired.push(now ? { event: 'updated', data: now } : { event: 'cancelled', data: { ...gone } });
 		}

@@ -5,6 +5,8 @@ import { DateTime, Duration } from 'luxon';
 export interface KnownEvent {
 	id: string;
 	updated: string;
+	/** Hash of the event's content without `updated`: a new `updated` with the same content is no change. */
+	content: string;
 	/** Start and end as UTC epoch milliseconds. */
 	startMs: number;
 	endMs: number;
@@ -38,10 +40,27 @@ export function eventInstants(event: IDataObject): { startMs: number; endMs: num
 	return { startMs: start.toMillis(), endMs: start.plus(duration).toMillis() };
 }
 
+/** FNV-1a over the event's JSON with sorted keys, leaving out `updated`. */
+export function contentHash(event: IDataObject): string {
+	const text = JSON.stringify(event, (key, value: unknown) => {
+		if (key === 'updated') return undefined;
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			return Object.fromEntries(Object.entries(value as IDataObject).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+		}
+		return value;
+	});
+	let hash = 0x811c9dc5;
+	for (let index = 0; index < text.length; index++) {
+		hash ^= text.charCodeAt(index);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(16);
+}
+
 export function snapshot(event: IDataObject): KnownEvent | undefined {
 	const instants = eventInstants(event);
 	if (!instants || typeof event.id !== 'string') return undefined;
-	const known: KnownEvent = { id: event.id, updated: String(event.updated ?? ''), ...instants };
+	const known: KnownEvent = { id: event.id, updated: String(event.updated ?? ''), content: contentHash(event), ...instants };
 	for (const key of ['title', 'calendarId', 'masterEventId', 'recurrenceId'] as const) {
 		if (typeof event[key] === 'string') known[key] = event[key] as string;
 	}
@@ -75,7 +94,8 @@ export function decide(
 		known[current.id] = current;
 		const before = state.known[current.id];
 		if (!before) fired.push({ event: 'created', data: event });
-		else if (before.updated !== current.updated) fired.push({ event: 'updated', data: event });
+		// A series change also moves `updated` of occurrences it did not touch: only content counts.
+		else if (before.updated !== current.updated && before.content !== current.content) fired.push({ event: 'updated', data: event });
 
 		const occurrence = `${current.id}@${current.startMs}`;
 		const startsAt = current.startMs - leadMs;

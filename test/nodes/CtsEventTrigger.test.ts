@@ -171,3 +171,43 @@ describe('Fetch Test Event', () => {
 		await expect(trigger().poll('manual')).rejects.toThrow('No events in the watched window');
 	});
 });
+
+describe('recurring series edits', () => {
+	async function weeklySeries(poller: PollHarness) {
+		const series = await createEvent({
+			title: 'weekly',
+			start: '2026-12-02T09:00:00',
+			recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'weekly', interval: 1, count: 5 }],
+		});
+		await advance(1);
+		expect(fired(await poller.poll())).toHaveLength(5);
+		const { body } = await sandbox.api('GET', '/v3/events/list', {
+			qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z' },
+		});
+		await advance(1);
+		return { series, occurrences: body.data.events as Array<Record<string, any>> };
+	}
+
+	it('"this and following" fires one update per changed occurrence and nothing for the earlier ones', async () => {
+		const poller = trigger({ events: ['created', 'updated', 'cancelled'], lookAheadDays: 40 });
+		await poller.poll();
+		const { occurrences } = await weeklySeries(poller);
+		await sandbox.api('POST', '/v3/events/update', { qs: { seriesUpdateMode: 'future' }, body: { id: occurrences[2].id, ...target, title: 'later' } });
+		await advance(1);
+		const result = await poller.poll();
+		expect(fired(result)).toEqual(['updated:later', 'updated:later', 'updated:later']);
+		expect(result![0].map((item) => item.json.recurrenceId)).toEqual(occurrences.slice(2).map((event) => event.recurrenceId));
+		await advance(1);
+		expect(await poller.poll()).toBeNull();
+	});
+
+	it('deleting one occurrence fires one cancellation and nothing for its siblings', async () => {
+		const poller = trigger({ events: ['created', 'updated', 'cancelled'], lookAheadDays: 40 });
+		await poller.poll();
+		const { occurrences } = await weeklySeries(poller);
+		await sandbox.api('POST', '/v3/events/delete', { qs: { seriesUpdateMode: 'single' }, body: { id: occurrences[1].id, ...target } });
+		await advance(1);
+		const result = await poller.poll();
+		expect(result![0].map((item) => `${item.json.triggerEvent}:${item.json.id}`)).toEqual([`cancelled:${occurrences[1].id}`]);
+	});
+});
