@@ -20,7 +20,7 @@ import { errorItem, isNetworkError, networkError, serviceError, serviceStatus } 
 /** A 429 asking for a longer wait than this fails at once with the service's message. */
 export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
 /** How often one request is retried after 429s before it fails. */
-export const RATE_LIMIT_MAX_RETRIES = 10;
+export const RATE_LIMIT_MAX_RETRIES = 30;
 /** Waits before retrying a read after a 5xx or a network failure. */
 const READ_RETRY_DELAYS_MS = [250, 1000, 3000];
 
