@@ -14,6 +14,13 @@ export function showFor(operations: string[], versions: ApiVersion[] = ['v3', 'v
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/** The entries of a fixed collection (`{ participant: [...] }`), whatever an expression put there. */
+function listOf<T>(value: unknown, key: string): T[] {
+	const entries = value && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
+	if (entries === undefined || entries === null) return [];
+	return (Array.isArray(entries) ? entries : [entries]).filter((entry) => entry && typeof entry === 'object') as T[];
+}
+
 interface ParticipantInput {
 	email?: string;
 	name?: string;
@@ -23,14 +30,14 @@ interface ParticipantInput {
 /** Participants keyed by the base64 of their e-mail address, as the interface asks. */
 export function toParticipants(value: unknown): IDataObject {
 	const participants: IDataObject = {};
-	for (const { email = '', name, roles = ['attendee'] } of ((value as IDataObject)?.participant ?? []) as ParticipantInput[]) {
-		const address = email.trim();
-		if (!EMAIL.test(address)) throw new Error(`"${email}" is not an e-mail address`);
+	for (const { email, name, roles } of listOf<ParticipantInput>(value, 'participant')) {
+		const address = String(email ?? '').trim();
+		if (!EMAIL.test(address)) throw new Error(`"${String(email ?? '')}" is not an e-mail address`);
 		participants[participantKey(address)] = {
 			'@type': 'Participant',
 			email: address,
-			...(name ? { name } : {}),
-			roles: Object.fromEntries(roles.map((role) => [role, true])),
+			...(name ? { name: String(name) } : {}),
+			roles: Object.fromEntries((Array.isArray(roles) ? roles : ['attendee']).map((role) => [String(role), true])),
 		};
 	}
 	return participants;
@@ -52,12 +59,12 @@ interface AlertInput {
 }
 
 function alertsOf(value: unknown): Array<{ id: string; offset: string; action: string }> {
-	return (((value as IDataObject)?.alert ?? []) as AlertInput[]).map(({ minutesBefore = 15, action = 'display' }) => {
+	return listOf<AlertInput>(value, 'alert').map(({ minutesBefore = 15, action = 'display' }) => {
 		if (!Number.isInteger(minutesBefore) || minutesBefore < 0) {
-			throw new Error(`"${minutesBefore}" is not a whole number of minutes of 0 or more`);
+			throw new Error(`"${String(minutesBefore)}" is not a whole number of minutes of 0 or more`);
 		}
 		const offset = alertOffset(minutesBefore);
-		return { id: alertId(action, offset), offset, action };
+		return { id: alertId(String(action), offset), offset, action: String(action) };
 	});
 }
 
@@ -77,7 +84,7 @@ export function toRemovedAlerts(value: unknown): IDataObject {
 }
 
 export function toLocations(value: unknown): IDataObject {
-	const names = (((value as IDataObject)?.location ?? []) as Array<{ name?: string }>).map(({ name = '' }) => name.trim());
+	const names = listOf<{ name?: unknown }>(value, 'location').map(({ name }) => String(name ?? '').trim());
 	return Object.fromEntries(
 		names.filter((name) => name !== '').map((name, index) => [`location-${index + 1}`, { '@type': 'Location', name }]),
 	);
@@ -97,9 +104,12 @@ interface RuleInput {
 
 /** One JSCalendar RecurrenceRule from the editor's recurrence fields. */
 export function toRecurrenceRules(value: unknown): IDataObject[] {
-	const rule = ((value as IDataObject)?.rule ?? {}) as RuleInput;
-	const { frequency = 'weekly', interval = 1, byDay = [], nthOfPeriod = 0, byMonth = [], ends = 'never' } = rule;
+	const rule = listOf<RuleInput>(value, 'rule')[0] ?? {};
+	const { frequency = 'weekly', interval = 1, nthOfPeriod = 0, ends = 'never' } = rule;
+	const byDay = Array.isArray(rule.byDay) ? rule.byDay.map(String) : [];
+	const byMonth = Array.isArray(rule.byMonth) ? rule.byMonth : [];
 	if (!Number.isInteger(interval) || interval < 1) throw new Error('interval must be a whole number of 1 or more');
+	if (!Number.isInteger(nthOfPeriod)) throw new Error('nth weekday must be a whole number');
 	const result: IDataObject = { '@type': 'RecurrenceRule', frequency, interval };
 	if (byDay.length > 0) {
 		result.byDay = byDay.map((day) => ({ '@type': 'NDay', day, ...(nthOfPeriod ? { nthOfPeriod } : {}) }));
