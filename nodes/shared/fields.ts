@@ -116,3 +116,26 @@ export function timeZoneField(overrides: Partial<INodeProperties> = {}): INodePr
 		...overrides,
 	} as INodeProperties;
 }
+
+/** "Return All" and "Limit", as every n8n list operation has them. */
+export function returnAllAndLimitFields(displayOptions: INodeProperties['displayOptions']): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions,
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
+		},
+	];
+}

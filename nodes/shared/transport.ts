@@ -122,6 +122,34 @@ export async function runItemRequest(
 	}
 }
 
+/**
+ * Runs a custom operation item by item: each item's output paired with it, and under
+ * "Continue On Fail" one error item in place of a failed input item.
+ */
+export async function forEachItem(
+	context: IExecuteFunctions,
+	run: (itemIndex: number) => Promise<IDataObject[]>,
+): Promise<INodeExecutionData[][]> {
+	const output: INodeExecutionData[] = [];
+	const items = context.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			for (const json of await run(itemIndex)) output.push({ json, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			const nodeError =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			if (context.continueOnFail()) {
+				output.push(errorItem(nodeError, itemIndex));
+				continue;
+			}
+			throw nodeError;
+		}
+	}
+	return [output];
+}
+
 /** The default request of every operation: one request, through {@link runItemRequest}. */
 export async function sendRequest(
 	this: IExecutePaginationFunctions,

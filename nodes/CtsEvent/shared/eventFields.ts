@@ -12,6 +12,74 @@ export function showFor(operations: string[], versions: ApiVersion[] = ['v3', 'v
 	return { show: { authentication: versions, resource: [EVENT_RESOURCE], operation: operations } };
 }
 
+export const EVENT_ID_DESCRIPTION =
+	'Event ID exactly as the service gave it (IDs contain characters such as + / = and are case-sensitive; pass them unchanged)';
+
+/** The Event ID field: sent as `id` in the body, or in the query for Get. */
+export function eventIdField(displayOptions: INodeProperties['displayOptions'], send: 'body' | 'query' = 'body', extra = ''): INodeProperties {
+	return {
+		displayName: 'Event ID',
+		name: 'eventId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: `${EVENT_ID_DESCRIPTION}${extra}`,
+		displayOptions,
+		routing: { send: { type: send, property: 'id' } },
+	};
+}
+
+/** Account ID and Calendar ID of v3 writes, sent in the body. */
+export function accountAndCalendarFields(
+	operation: string,
+	versions: ApiVersion[],
+	descriptions: { account?: string; calendar?: string } = {},
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Account ID',
+			name: 'accountId',
+			type: 'string',
+			required: true,
+			default: '',
+			description: descriptions.account ?? 'Calendar account of the event (event IDs are only meaningful within their account)',
+			displayOptions: showFor([operation], versions.filter((version) => version === 'v3')),
+			routing: { send: { type: 'body', property: 'accountId' } },
+		},
+		{
+			displayName: 'Calendar ID',
+			name: 'calendarId',
+			type: 'string',
+			required: true,
+			default: '',
+			description: descriptions.calendar ?? 'Calendar of the event',
+			displayOptions: showFor([operation], versions),
+			routing: { send: { type: 'body', property: 'calendarId' } },
+		},
+	];
+}
+
+/** Action and offset of an alert, as the editor asks for them (add and remove alike). */
+export const alertValues: INodeProperties[] = [
+	{
+		displayName: 'Action',
+		name: 'action',
+		type: 'options',
+		options: [
+			{ name: 'Display', value: 'display' },
+			{ name: 'Email', value: 'email' },
+		],
+		default: 'display',
+	},
+	{
+		displayName: 'Minutes Before Start',
+		name: 'minutesBefore',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 15,
+	},
+];
+
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /** The entries of a fixed collection (`{ participant: [...] }`), whatever an expression put there. */
@@ -168,31 +236,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			placeholder: 'Add Alert',
 			default: {},
 			description: 'Reminders before the start. Cannot be combined with Use Default Alerts.',
-			options: [
-				{
-					displayName: 'Alert',
-					name: 'alert',
-					values: [
-						{
-							displayName: 'Action',
-							name: 'action',
-							type: 'options',
-							options: [
-								{ name: 'Display', value: 'display' },
-								{ name: 'Email', value: 'email' },
-							],
-							default: 'display',
-						},
-						{
-							displayName: 'Minutes Before Start',
-							name: 'minutesBefore',
-							type: 'number',
-							typeOptions: { minValue: 0 },
-							default: 15,
-						},
-					],
-				},
-			],
+			options: [{ displayName: 'Alert', name: 'alert', values: alertValues }],
 			routing: { send: { preSend: [sendConverted(`${collection}.alerts`, 'Alerts', 'alerts', toAlerts, { merge: true })] } },
 		},
 		{
