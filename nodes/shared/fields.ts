@@ -139,3 +139,17 @@ export function returnAllAndLimitFields(displayOptions: INodeProperties['display
 		},
 	];
 }
+
+/** Whether a description is plain text or HTML (`descriptionContentType`), for tasks and events. */
+export const descriptionFormatField: INodeProperties = {
+	displayName: 'Description Format',
+	name: 'descriptionContentType',
+	type: 'options',
+	options: [
+		{ name: 'Plain Text', value: 'text/plain' },
+		{ name: 'HTML', value: 'text/html' },
+	],
+	default: 'text/plain',
+	description: 'Whether the description is plain text or HTML',
+	routing: { send: { type: 'body', property: 'descriptionContentType' } },
+};

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { parseDateInput, LOCAL_DATE_TIME_FORMAT } from '../../shared/dates';
 import { alertId, alertOffset, participantKey } from '../../shared/encoding';
-import { sendConverted, toStringList } from '../../shared/fields';
+import { descriptionFormatField, sendConverted, toStringList } from '../../shared/fields';
 
 export const EVENT_RESOURCE = 'event';
 export type ApiVersion = 'v3' | 'v1';
@@ -256,17 +256,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			default: '',
 			routing: { send: { type: 'body', property: 'description' } },
 		},
-		{
-			displayName: 'Description Format',
-			name: 'descriptionContentType',
-			type: 'options',
-			options: [
-				{ name: 'Plain Text', value: 'text/plain' },
-				{ name: 'HTML', value: 'text/html' },
-			],
-			default: 'text/plain',
-			routing: { send: { type: 'body', property: 'descriptionContentType' } },
-		},
+		descriptionFormatField,
 		{
 			displayName: 'Free/Busy',
 			name: 'freeBusyStatus',
