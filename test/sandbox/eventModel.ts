@@ -833,7 +833,7 @@ export function fieldsFromCreate(input: CreateInput, env: Environment): EventFie
 	};
 	const patch: PatchInput = {};
 	for (const [key, value] of Object.entries(input)) {
-		if (value !== null && value !== undefined) (patch as Record<string, unknown>)[key] = value;
+		if (value !== undefined && (value !== null || key === 'timeZone')) (patch as Record<string, unknown>)[key] = value;
 	}
 	delete patch.useDefaultAlerts;
 	return applyPatch(base, patch, env).fields;
