@@ -30,7 +30,7 @@ import {
 	timed,
 	weekly,
 } from './support/events';
-import { BOB, TIMESTAMP, expectErrorBody, expectValidation, useSandbox } from './support/http';
+import { BOB, Client, TIMESTAMP, expectErrorBody, expectValidation, useSandbox } from './support/http';
 
 const ctx = useSandbox();
 const api = () => ctx.client;
@@ -1388,16 +1388,14 @@ describe('persistence', () => {
 		const dataFile = join(dir, 'state.json');
 		try {
 			const first = await startSandbox({ port: 0, dataFile });
-			const headers = { authorization: 'ApiKey sandbox-alice-key', 'content-type': 'application/json' };
-			const created = await fetch(`${first.url}/v3/events/create`, { method: 'POST', headers, body: JSON.stringify(eventBody({ recurrenceRules: weekly() })) });
-			expect(created.status).toBe(200);
-			const listUrl = (base: string) => `${base}/v3/events/list?${new URLSearchParams({ accountId: ACC_A, calendarIds: CAL_A, start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z' })}`;
-			const before = (await (await fetch(listUrl(first.url), { headers })).json()).data.events;
-			await fetch(`${first.url}/v3/events/delete`, { method: 'POST', headers, body: JSON.stringify({ ...IN_A, id: before[1].id }) });
-			const expected = (await (await fetch(listUrl(first.url), { headers })).json()).data.events;
+			const one = new Events(() => new Client(first));
+			await one.create({ recurrenceRules: weekly() });
+			const before = await one.listEvents();
+			expect((await one.delete(before[1].id)).status).toBe(204);
+			const expected = await one.listEvents();
 			await first.close();
 			const second = await startSandbox({ port: 0, dataFile });
-			const after = (await (await fetch(listUrl(second.url), { headers })).json()).data.events;
+			const after = await new Events(() => new Client(second)).listEvents();
 			await second.close();
 			expect(after).toEqual(expected);
 			expect(after).toHaveLength(4);
