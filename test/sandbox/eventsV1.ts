@@ -19,6 +19,7 @@ import {
 	deleteTarget,
 	eventNotFound,
 	eventsOf,
+	listJson,
 	listWindow,
 	parseInstant,
 	patchOf,
@@ -36,7 +37,7 @@ import {
 } from './eventModel';
 import { checkedAccountOf, createEvent, environmentOf } from './events';
 import { LIST_POINTS } from './limits';
-import type { Reply, RequestContext, Route } from './router';
+import { RawJson, type Reply, type RequestContext, type Route } from './router';
 import type { Account, Store } from './store';
 
 const bodyParams = { invalid_type_error: EVENT_MESSAGES.body, required_error: EVENT_MESSAGES.body };
@@ -99,8 +100,7 @@ function listEvents(ctx: RequestContext): Reply {
 		parseInstant(query.start)!,
 		parseInstant(query.end)!,
 	);
-	const events = entries.map((entry) => presentTarget(ctx.store, ctx.user.id, entry.target, 'v1'));
-	return { status: 200, body: { data: { events } } };
+	return { status: 200, body: new RawJson(listJson(ctx.store, ctx.user.id, entries, 'v1')) };
 }
 
 function createEventV1(ctx: RequestContext): Reply {

@@ -21,7 +21,7 @@ import { ApiError, bodyOf, methodNotAllowed, notFoundRoute, shortErrorBody } fro
 import { eventRoutes } from './events';
 import { eventV1Routes } from './eventsV1';
 import { Limiter } from './limits';
-import { Router, type Method, type Query, type Reply, type RequestContext, type Route, type SandboxState } from './router';
+import { RawJson, Router, type Method, type Query, type Reply, type RequestContext, type Route, type SandboxState } from './router';
 import { Store, type User } from './store';
 import { taskRoutes } from './tasks';
 
@@ -333,7 +333,7 @@ function send(
 	let payload: string | undefined;
 	if (body !== undefined && status !== 204) {
 		try {
-			payload = JSON.stringify(body);
+			payload = body instanceof RawJson ? body.text : JSON.stringify(body);
 		} catch (error) {
 			console.error('sandbox: could not serialise a response', error);
 			status = 500;
