@@ -754,7 +754,7 @@ describe('list', () => {
 	it('list: deleted events and deleted occurrences are omitted', async () => {
 		const single = await ev.create();
 		const master = await series();
-		const [, second] = await ev.listEvents();
+		const [, second] = (await ev.listEvents()).filter((e) => e.masterEventId === master.id);
 		await ev.delete(single.id);
 		await ev.delete(second.id);
 		const ids = (await ev.listEvents()).map((e) => e.id);
