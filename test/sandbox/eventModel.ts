@@ -1061,7 +1061,7 @@ const localOf = (text: string): number => parseLocalDateTime(text)!;
  * patch set replace the same fields changed on single occurrences (the series-wide change wins);
  * when the start moves, the recurrence ids of deleted and changed occurrences move with it and
  * changed occurrences lose their own timing; exceptions the series no longer generates are dropped.
- * Rules set to null or [] make the series a single event.
+ * Rules set to null (removed) or [] (kept as given) make the series a single event.
  */
 function setSeriesFields(
 	event: StoredEvent,
@@ -1077,10 +1077,8 @@ function setSeriesFields(
 		if (value === undefined) delete (event as Partial<EventFields>)[key];
 		else (event as unknown as Record<string, unknown>)[key] = value;
 	}
-	if (rules !== undefined) {
-		if (rules === null || rules.length === 0) delete event.recurrenceRules;
-		else event.recurrenceRules = rules;
-	}
+	if (rules === null) delete event.recurrenceRules;
+	else if (rules !== undefined) event.recurrenceRules = rules;
 	event.updated = now;
 	if (!isRecurring(event)) {
 		delete event.excluded;

@@ -201,7 +201,9 @@ describe('create', () => {
 	});
 
 	it('create: an empty object (alerts: {}) is a value and is returned as is', async () => {
-		const event = await ev.create({ alerts: {}, locations: {}, participants: {} });
+		const event = await ev.create({ alerts: {}, locations: {}, participants: {}, recurrenceRules: [] });
+		expect(event.recurrenceRules).toEqual([]);
+		expect((await ev.listEvents()).map((e) => e.id)).toEqual([event.id]);
 		expect(event.alerts).toEqual({});
 		expect(event.locations).toEqual({});
 		expect(event.participants).toEqual({});

@@ -95,7 +95,7 @@ export function createEvent(store: Store, user: User, account: Account, calendar
 		updated: now,
 		...fields,
 	};
-	if (input.recurrenceRules != null && input.recurrenceRules.length > 0) event.recurrenceRules = input.recurrenceRules;
+	if (input.recurrenceRules != null) event.recurrenceRules = input.recurrenceRules;
 	eventsOf(store, user.id).set(event.id, event);
 	store.changed();
 	return event;
