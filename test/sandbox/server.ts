@@ -343,12 +343,14 @@ function send(
 	const out: Record<string, string> = {};
 	if (rateHeaders) Object.assign(out, rateHeaders);
 	if (headers) Object.assign(out, headers);
-	if (payload !== undefined) {
+	// Encoded once: a large body is neither measured and encoded twice nor re-encoded on write.
+	const bytes = payload === undefined ? undefined : Buffer.from(payload, 'utf8');
+	if (bytes !== undefined) {
 		out['Content-Type'] = JSON_TYPE;
-		out['Content-Length'] = String(Buffer.byteLength(payload));
+		out['Content-Length'] = String(bytes.length);
 	} else if (status !== 204) {
 		out['Content-Length'] = '0';
 	}
 	res.writeHead(status, out);
-	res.end(payload);
+	res.end(bytes);
 }
