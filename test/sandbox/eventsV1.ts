@@ -21,6 +21,7 @@ import {
 	eventsOf,
 	listJson,
 	listWindow,
+	noQuery,
 	parseInstant,
 	patchOf,
 	presentTarget,
@@ -104,7 +105,7 @@ function listEvents(ctx: RequestContext): Reply {
 }
 
 function createEventV1(ctx: RequestContext): Reply {
-	validate(z.object({}).strict(), ctx.query);
+	validate(noQuery, ctx.query);
 	const input = validate(createEventV1Schema, ctx.body);
 	const account = callerCalendar(ctx.store, ctx.user.id, input.calendarId);
 	checkConnection(account);
