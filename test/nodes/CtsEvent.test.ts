@@ -398,6 +398,20 @@ describe('Update', () => {
 		expect(Object.keys(items[0].json.alerts as object)).toEqual([base64('{"a":"display","to":"-PT1H"}')]);
 	});
 
+	it('adding an alert to an event on the calendar\'s default alerts switches the defaults off', async () => {
+		const created = await createEvent({ useDefaultAlerts: true });
+		const { items, error } = await run({
+			operation: 'update',
+			eventId: created.id,
+			...target,
+			updateFields: { alerts: { alert: [{ minutesBefore: 5, action: 'display' }] } },
+		});
+		expect(error).toBeUndefined();
+		expect(await lastBody()).toMatchObject({ useDefaultAlerts: false });
+		expect(items[0].json).toMatchObject({ useDefaultAlerts: false });
+		expect(Object.keys(items[0].json.alerts as object)).toEqual([base64('{"a":"display","to":"-PT5M"}')]);
+	});
+
 	it('fills the missing timing fields from the event (one read) when only the start changes', async () => {
 		const created = await createEvent({ duration: 'PT30M', timeZone: 'Asia/Tokyo', start: '2026-12-01T09:00:00' });
 		await sandbox.clearRequests();

@@ -11,7 +11,7 @@ export async function sendCreateTiming(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	checkAlertsCombination(this, 'additionalFields');
+	checkAlertsCombination(this, requestOptions, 'additionalFields');
 	const allDay = this.getNodeParameter('allDay', false) as boolean;
 	const byDuration = this.getNodeParameter('endMode', 'end') === 'duration';
 	return writeTiming(this, requestOptions, {

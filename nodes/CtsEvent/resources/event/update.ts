@@ -29,7 +29,7 @@ export async function sendUpdateTiming(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	checkAlertsCombination(this, 'updateFields');
+	checkAlertsCombination(this, requestOptions, 'updateFields');
 	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
 	const given = TIMING_FIELDS.filter((name) => fields[name] !== undefined && fields[name] !== '');
 	if (given.length === 0) return requestOptions;
