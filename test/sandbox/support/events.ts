@@ -40,7 +40,6 @@ export function eventBody(extra: Record<string, unknown> = {}) {
 	return { ...IN_A, title: 'Meeting', ...timed(), ...extra };
 }
 
- 
 type Json = any;
 
 export class Events {
