@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
 	Icon,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -39,14 +40,20 @@ export class CtsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=ApiKey {{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * Adds the `Authorization: ApiKey <…>` header and, for a path without a host, the
+	 * credential's address as base URL, so the nodes need no base URL expression per request.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		requestOptions.headers = { ...requestOptions.headers, Authorization: `ApiKey ${String(credentials.apiKey)}` };
+		if (!requestOptions.baseURL && !/^[a-z][a-z0-9+.-]*:\/\//i.test(requestOptions.url)) {
+			requestOptions.baseURL = String(credentials.baseUrl).replace(/\/+$/, '');
+		}
+		return requestOptions;
+	}
 
 	// Reading a task by an id that cannot exist costs 1 point, changes nothing, and answers
 	// 200 for any valid key.

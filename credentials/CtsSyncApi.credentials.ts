@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
 	Icon,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -39,14 +40,20 @@ export class CtsSyncApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.token}}',
-			},
-		},
-	};
+	/**
+	 * Adds the `Authorization: Bearer <…>` header and, for a path without a host, the
+	 * credential's address as base URL, so the nodes need no base URL expression per request.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` };
+		if (!requestOptions.baseURL && !/^[a-z][a-z0-9+.-]*:\/\//i.test(requestOptions.url)) {
+			requestOptions.baseURL = String(credentials.syncUrl).replace(/\/+$/, '');
+		}
+		return requestOptions;
+	}
 
 	// The v1 interface has no read that costs 1 point. An update that names no event is
 	// checked for authorization first and then refused with 400, so it costs 1 point and

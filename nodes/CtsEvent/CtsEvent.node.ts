@@ -22,8 +22,8 @@ export class CtsEvent implements INodeType {
 			{ name: 'ctsApi', required: true, displayOptions: { show: { authentication: ['v3'] } } },
 			{ name: 'ctsSyncApi', required: true, displayOptions: { show: { authentication: ['v1'] } } },
 		],
+		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: {
-			baseURL: '={{($credentials.baseUrl ?? $credentials.syncUrl).replace(/\\/+$/, "")}}',
 			headers: { Accept: 'application/json' },
 			json: true,
 			ignoreHttpStatusErrors: true,

@@ -19,8 +19,8 @@ export class CtsTask implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'ctsApi', required: true }],
+		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			headers: { Accept: 'application/json' },
 			json: true,
 			ignoreHttpStatusErrors: true,
