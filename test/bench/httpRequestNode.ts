@@ -44,7 +44,7 @@ export function ensureNodesBase(root: string): string {
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 	const result = spawnSync(
 		npm,
-		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', `n8n-nodes-base@${NODES_BASE_VERSION}`],
+		['install', '--ignore-scripts', '--save-exact', '--no-audit', '--no-fund', '--loglevel=error', `n8n-nodes-base@${NODES_BASE_VERSION}`],
 		{ cwd: directory, stdio: 'inherit' },
 	);
 	if (result.status !== 0) throw new Error(`npm install n8n-nodes-base@${NODES_BASE_VERSION} failed (${result.status ?? result.error?.message})`);
