@@ -1,8 +1,8 @@
 /**
  * Profiles one way of creating tasks from section 1 of the benchmark, for finding where the time
  * goes: a V8 CPU profile of the timed runs only (after a warm-up run), written to
- * test-output/profiles/<variant>.cpuprofile. Build first (`npm run bench` does, or
- * `npm run build && npx tsc -p tsconfig.bench.json`), then:
+ * test-output/profiles/<variant>.cpuprofile. Build first
+ * (`npm run build && npx tsc -p tsconfig.bench.json`), then:
  *
  *   node build/test/bench/profile.js cts 10
  *   node build/test/bench/profileSummary.js test-output/profiles/cts.cpuprofile 10000
