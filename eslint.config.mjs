@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 // scanner): n8n-nodes-base's community, credentials and nodes sets, and the community-nodes
 // plugin's recommended set, plus typescript-eslint's recommended rules for all TypeScript.
 export default tseslint.config(
-	globalIgnores(['dist', 'build', 'coverage', 'node_modules', '.n8n-runtime', 'gulpfile.js', 'jest.config.js']),
+	globalIgnores(['dist', 'build', 'coverage', 'node_modules', '.n8n-runtime', '.bench', 'gulpfile.js', 'jest.config.js']),
 	{
 		files: ['**/*.ts'],
 		extends: [tseslint.configs.recommended],

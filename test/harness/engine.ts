@@ -70,9 +70,14 @@ class TestInput implements INodeType {
 export class TestNodeTypes implements INodeTypes {
 	private readonly types = new Map<string, INodeType>();
 
-	constructor(nodes: Record<string, INodeType>) {
+	/**
+	 * `nodes` are the package's nodes by their name in the package; `otherNodes` are nodes of other
+	 * packages by their full type name (e.g. `n8n-nodes-base.httpRequest`), for comparisons.
+	 */
+	constructor(nodes: Record<string, INodeType>, otherNodes: Record<string, INodeType> = {}) {
 		this.types.set('test.input', new TestInput());
 		for (const [name, node] of Object.entries(nodes)) this.types.set(`${PACKAGE_NAME}.${name}`, node);
+		for (const [type, node] of Object.entries(otherNodes)) this.types.set(type, node);
 	}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
@@ -212,7 +217,7 @@ export function additionalDataFor(
 }
 
 export interface NodeRunOptions {
-	/** Node type name inside the package, e.g. `ctsTask`. */
+	/** Node type name inside the package, e.g. `ctsTask`, or the full type name of another package's node. */
 	type: string;
 	parameters: IDataObject;
 	/** Credential data by credential type; stored and referenced as n8n would. */
@@ -236,10 +241,13 @@ export interface NodeRunResult {
 export class Engine {
 	readonly nodeTypes: TestNodeTypes;
 
-	constructor(nodes: Record<string, INodeType>) {
+	/** `otherNodes`: nodes of other packages by full type name (see {@link TestNodeTypes}). */
+	constructor(nodes: Record<string, INodeType>, otherNodes: Record<string, INodeType> = {}) {
 		// n8n's loader adds the declarative nodes' request options (batching, proxy, timeout).
-		for (const node of Object.values(nodes)) DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
-		this.nodeTypes = new TestNodeTypes(nodes);
+		for (const node of [...Object.values(nodes), ...Object.values(otherNodes)]) {
+			DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+		}
+		this.nodeTypes = new TestNodeTypes(nodes, otherNodes);
 	}
 
 	/** Runs Test Input → node under test in a real workflow, the way n8n runs a manual execution. */
@@ -262,7 +270,7 @@ export class Engine {
 		const node: INode = {
 			id: 'node',
 			name: 'CTS',
-			type: `${PACKAGE_NAME}.${options.type}`,
+			type: options.type.includes('.') ? options.type : `${PACKAGE_NAME}.${options.type}`,
 			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters as INode['parameters'],

@@ -1,0 +1,605 @@
+/**
+ * `npm run bench`: what the package costs per unit of work, side by side in one run against the
+ * sandbox (in a child process): per-item time against n8n's HTTP Request node and raw fetch,
+ * API calls and points against the minimum the interface allows, memory, a bulk job under the
+ * point budget, and the sandbox's own throughput. Prints one Markdown table.
+ *
+ * Options: `--only=1,2,…` runs some sections; `--record` writes the table into BENCHMARKS.md.
+ * Environment: BENCH_RUNS (timed runs per variant in section 1, default 9), BENCH_ITEMS
+ * (items in section 1, default 1000), BENCH_WINDOW_SECONDS (budget window of section 6, default 15).
+ */
+// First: sets n8n's environment before n8n-core loads, and loads the nodes.
+import { apiCredential as credentialFor, createEngine, createVariants, CtsEventTrigger, CtsTaskTrigger, ROOT, runNode as runWith } from './setup';
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { PollHarness, testCredential, type Engine, type NodeRunOptions, type NodeRunResult } from '../harness/engine';
+import { ALICE_KEY, timedEvent } from '../harness/sandboxClient';
+import { HTTP_REQUEST_VERSION, NODES_BASE_VERSION } from './httpRequestNode';
+import { countExpressions, expressionCost } from './expressions';
+import { canCollectGarbage, mb, median, timed, withMemory } from './measure';
+import { record, table, type Row } from './report';
+import { SandboxProcess } from './sandboxProcess';
+
+const args = process.argv.slice(2);
+const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
+const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 15);
+const PAGE = 100;
+const LIST_POINTS = 10;
+
+const sandbox = new SandboxProcess();
+let engine: Engine;
+const rows: Row[] = [];
+const log = (message: string) => console.error(`[bench] ${message}`);
+
+const apiCredential = (): Record<string, ICredentialDataDecryptedObject> => credentialFor(sandbox);
+const runNode = async (options: NodeRunOptions): Promise<NodeRunResult> => await runWith(engine, sandbox, options);
+
+async function freshSandbox(): Promise<void> {
+	await sandbox.reset();
+	await sandbox.unlimited();
+}
+
+const ms = (value: number) => `${value.toFixed(value < 10 ? 3 : 0)} ms`;
+const ratio = (value: number) => `${value.toFixed(2)}×`;
+const count = (value: number) => value.toLocaleString('en');
+
+/** List calls a correct walk over `tasks` new tasks with distinct `updated` values needs. */
+function walkMinimum(tasks: number, startsAtBoundary: boolean): number {
+	// Every page after the first (and the first, when the cursor holds IDs at its boundary value)
+	// re-reads the task at the boundary: `updatedAfter` is strict and ties are possible. A full
+	// page must be followed by one more call to see the end.
+	let calls = 0;
+	let read = 0;
+	for (;;) {
+		calls++;
+		const reread = calls > 1 || startsAtBoundary ? 1 : 0;
+		const fresh = Math.min(PAGE - reread, tasks - read);
+		read += fresh;
+		if (fresh + reread < PAGE) return calls;
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Create 1,000 tasks: CTS Task node vs HTTP Request node vs the engine's request helper vs raw fetch
+// ---------------------------------------------------------------------------------------------
+async function sectionCreate(): Promise<void> {
+	const items = Array.from({ length: ITEMS }, (_, index) => ({ title: `bench-${index}` }));
+	const variants = createVariants(engine, sandbox, items);
+	const names = Object.keys(variants);
+	const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+	// CPU time of this process (where n8n runs) during each run, beside the wall time.
+	const cpuTimes: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+	const usage: Record<string, { calls: number; points: number }> = {};
+	// One warm-up round, then RUNS timed rounds; the order rotates from round to round.
+	for (let round = 0; round <= RUNS; round++) {
+		for (let index = 0; index < names.length; index++) {
+			const name = names[(index + round) % names.length];
+			await freshSandbox();
+			const cpuBefore = process.cpuUsage();
+			const { ms: elapsed, ids } = await variants[name].run();
+			const cpu = process.cpuUsage(cpuBefore);
+			if (ids.length !== ITEMS || new Set(ids).size !== ITEMS || ids.some((id) => typeof id !== 'string')) {
+				throw new Error(`${name}: expected ${ITEMS} distinct task ids, got ${ids.length}`);
+			}
+			const used = await sandbox.usage();
+			if (used.statuses['200'] !== ITEMS || used.calls !== ITEMS) throw new Error(`${name}: ${JSON.stringify(used.statuses)}`);
+			usage[name] = used;
+			if (round > 0) {
+				times[name].push(elapsed);
+				cpuTimes[name].push((cpu.user + cpu.system) / 1000);
+			}
+		}
+		log(`create ${ITEMS}: round ${round}${round === 0 ? ' (warm-up)' : ''} done`);
+	}
+	// One more run of each, counting the n8n expressions evaluated (not timed: counting costs time).
+	const evaluations: Record<string, { perItem: number; parts: string }> = {};
+	for (const name of names) {
+		await freshSandbox();
+		const { byText, total } = await countExpressions(async () => await variants[name].run());
+		const parts = [...byText.entries()].map(([text, times]) => `${expressionLabel(text)} ×${times / ITEMS}`).join(', ');
+		evaluations[name] = { perItem: total / ITEMS, parts };
+	}
+	const zone = 'America/New_York';
+	const evaluationMicros = expressionCost(zone);
+
+	const perItem = Object.fromEntries(names.map((name) => [name, median(times[name]) / ITEMS]));
+	const cpuPerItem = Object.fromEntries(names.map((name) => [name, median(cpuTimes[name]) / ITEMS]));
+	// Ratios round by round (the variants of a round ran back to back, under the same load), then the median.
+	const paired = (series: Record<string, number[]>, a: string, b: string) => {
+		const ratios = series[a].map((value, round) => value / series[b][round]);
+		return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+	};
+	const pairedText = (a: string, b: string) => {
+		const wall = paired(times, a, b);
+		const cpu = paired(cpuTimes, a, b);
+		return `${ratio(wall.median)} (rounds ${ratio(wall.min)}–${ratio(wall.max)}); CPU ${ratio(cpu.median)}`;
+	};
+	for (const name of names) {
+		const list = times[name].map((value) => Math.round(value)).join(', ');
+		const { perItem: perItemEvaluations, parts } = evaluations[name];
+		rows.push({
+			section: '1',
+			benchmark: `Create ${count(ITEMS)} tasks: ${variants[name].label}`,
+			measured: `${ms(perItem[name])} per item (median of ${RUNS}: ${list} ms); CPU ${ms(cpuPerItem[name])} per item; ${count(usage[name].calls)} calls, ${count(usage[name].points)} points; ${perItemEvaluations} expression evaluations per item${parts ? ` (${parts})` : ''}`,
+			reference: name === 'raw' ? 'floor' : `${ratio(paired(times, name, 'raw').median)} raw fetch`,
+		});
+	}
+	const versusHttp = paired(times, 'cts', 'http').median;
+	rows.push({
+		section: '1',
+		benchmark: 'Create: CTS ÷ HTTP Request node, per item',
+		measured: pairedText('cts', 'http'),
+		reference: 'target ≤ 1.00×',
+		met: versusHttp <= 1.0,
+	});
+	const versusRaw = paired(times, 'cts', 'raw').median;
+	rows.push({
+		section: '1',
+		benchmark: 'Create: CTS ÷ raw fetch, per item',
+		measured: `${pairedText('cts', 'raw')}; the minimal programmatic node: ${pairedText('floor', 'raw')}`,
+		reference: 'target ≤ 1.10×; the minimal node shows the engine\'s own floor',
+		met: versusRaw <= 1.1,
+	});
+	const extra = evaluations.cts.perItem - evaluations.http.perItem;
+	rows.push({
+		section: '1',
+		benchmark: 'Create: n8n expression evaluations, the largest per-item cost',
+		measured: `one costs ${evaluationMicros.toFixed(0)} µs; CTS evaluates ${extra} more per item than the HTTP Request node: ≈ ${ms((extra * evaluationMicros) / 1000)} of CPU per item`,
+		reference: `{{ $json.title }} evaluated alone in a workflow in ${zone} (n8n's default zone), median of 7 × 1,000; CPU profile by activity in BENCHMARKS.md`,
+	});
+}
+
+/** A short name for an expression the runs evaluated. */
+function expressionLabel(text: string): string {
+	if (text.includes('$credentials.baseUrl')) return 'base URL';
+	if (text.includes('$credentials.apiKey')) return 'credential header';
+	if (text.includes('$json.title')) return 'Title';
+	return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Get Many, Return All over 10,000 tasks
+// ---------------------------------------------------------------------------------------------
+async function sectionGetMany(): Promise<void> {
+	const TASKS = 10_000;
+	await freshSandbox();
+	await sandbox.freezeClock('2026-03-01T09:00:00.000Z');
+	log(`creating ${count(TASKS)} tasks with distinct updated values…`);
+	await sandbox.createDistinctTasks(TASKS, 'many');
+	await sandbox.clearRequests();
+	const measured = await withMemory(
+		async () =>
+			await runNode({ type: 'ctsTask', parameters: { resource: 'task', operation: 'getAll', returnAll: true, filters: {} } }),
+	);
+	const items = measured.result.items;
+	const distinct = new Set(items.map((item) => item.json.id)).size;
+	if (items.length !== TASKS || distinct !== TASKS) throw new Error(`Get Many returned ${items.length} items, ${distinct} distinct`);
+	const used = await sandbox.usage();
+	const minimum = walkMinimum(TASKS, false);
+	rows.push({
+		section: '2',
+		benchmark: `Get Many, Return All over ${count(TASKS)} tasks (distinct updated values): list calls`,
+		measured: `${used.calls} calls, ${count(used.points)} points; ${count(items.length)} items, all distinct`,
+		reference: `${minimum} (ceil(N/100) = ${Math.ceil(TASKS / PAGE)}, +1 call to see the end of a full page, +1 for the boundary task each later page re-reads)`,
+		met: used.calls === minimum && used.points === minimum * LIST_POINTS,
+	});
+	rows.push({
+		section: '2',
+		benchmark: `Get Many, Return All over ${count(TASKS)} tasks: wall time, memory`,
+		measured: `${ms(measured.ms)} (${ms(measured.ms / used.calls)} per list call); peak added ${mb(measured.peakAddedBytes)}, retained with the output ${mb(measured.retainedBytes)}`,
+		reference: 'memory: heapUsed + external after a full GC, sampled every 5 ms; target < 50 MB',
+		met: measured.peakAddedBytes < 50 * 1024 * 1024,
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Events over 12 months, one calendar, 200 weekly series
+// ---------------------------------------------------------------------------------------------
+async function sectionEvents(): Promise<void> {
+	const SERIES = 200;
+	await freshSandbox();
+	log(`creating ${SERIES} weekly series…`);
+	for (let index = 0; index < SERIES; index++) {
+		const start = new Date(Date.UTC(2026, 11, 28 + (index % 7), 7 + (index % 11), (index * 5) % 60)).toISOString().slice(0, 19);
+		const { status, body } = await sandbox.api('POST', '/v3/events/create', {
+			body: timedEvent({
+				title: `Series ${index}`,
+				start,
+				duration: 'PT30M',
+				recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'weekly', interval: 1 }],
+			}),
+		});
+		if (status !== 200) throw new Error(`create series answered ${status}: ${JSON.stringify(body)}`);
+	}
+	for (const windowMonths of [2, 6]) {
+		await sandbox.clearRequests();
+		const measured = await withMemory(
+			async () =>
+				await runNode({
+					type: 'ctsEvent',
+					parameters: {
+						authentication: 'v3',
+						resource: 'event',
+						operation: 'getAll',
+						accountId: 'acc-alice-a',
+						calendarIds: 'cal-alice-a-primary',
+						start: '2027-01-01T00:00:00Z',
+						end: '2028-01-01T00:00:00Z',
+						returnAll: true,
+						options: { windowMonths },
+					},
+				}),
+		);
+		const items = measured.result.items;
+		const distinct = new Set(items.map((item) => item.json.id)).size;
+		if (distinct !== items.length) throw new Error(`Events: ${items.length} items, ${distinct} distinct`);
+		const used = await sandbox.usage();
+		const minimum = Math.ceil(12 / windowMonths);
+		rows.push({
+			section: '3',
+			benchmark: `Events over 12 months, 1 calendar, ${SERIES} weekly series, window ${windowMonths} months${windowMonths === 2 ? ' (default)' : ''}`,
+			measured: `${used.calls} list calls, ${used.points} points; ${count(items.length)} occurrences; ${ms(measured.ms)}; peak added ${mb(measured.peakAddedBytes)}, retained ${mb(measured.retainedBytes)}`,
+			reference: `${minimum} calls (12 months ÷ ${windowMonths})`,
+			met: used.calls === minimum && used.points === minimum * LIST_POINTS,
+		});
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Triggers: an idle poll and a poll that delivers 1,000 changes
+// ---------------------------------------------------------------------------------------------
+async function sectionTriggers(): Promise<void> {
+	const CHANGES = 1000;
+	await freshSandbox();
+	await sandbox.freezeClock('2026-03-01T09:00:00.000Z');
+	await sandbox.createDistinctTasks(50, 'before');
+	await sandbox.advanceClock(1);
+	const tasks = new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'] }, apiCredential());
+
+	const poll = async (harness: PollHarness) => {
+		await sandbox.clearRequests();
+		const { result, ms: elapsed } = await timed(async () => await harness.poll());
+		return { items: result?.[0] ?? [], ms: elapsed, ...(await sandbox.usage()) };
+	};
+	const triggerRow = (name: string, got: Awaited<ReturnType<typeof poll>>, minCalls: number, minPoints: number, reference: string) =>
+		rows.push({
+			section: '4',
+			benchmark: name,
+			measured: `${got.calls} ${got.calls === 1 ? 'call' : 'calls'}, ${got.points} points; ${count(got.items.length)} items; ${ms(got.ms)}`,
+			reference,
+			met: got.calls === minCalls && got.points === minPoints,
+		});
+
+	const first = await poll(tasks);
+	triggerRow(
+		'Task Trigger: first activation (sets the cursor, fires nothing)',
+		first,
+		1,
+		LIST_POINTS,
+		'1 list call, 10 points (list from the local clock\'s time and check it against the answer\'s Date header; the node reads the service clock first: 1 point, once per activation)',
+	);
+	await sandbox.advanceClock(1);
+	const idle = await poll(tasks);
+	triggerRow('Task Trigger: idle poll', idle, 1, LIST_POINTS, '1 list call, 10 points');
+
+	await sandbox.advanceClock(1);
+	await sandbox.createDistinctTasks(CHANGES, 'change');
+	await sandbox.advanceClock(1);
+	const cursor = (tasks.savedStaticData['node:Trigger'] as IDataObject).cursor as { idsAtUpdated: string[] };
+	const minimum = walkMinimum(CHANGES, cursor.idsAtUpdated.length > 0);
+	const busy = await poll(tasks);
+	if (busy.items.length !== CHANGES) throw new Error(`Task trigger delivered ${busy.items.length} of ${CHANGES} changes`);
+	triggerRow(`Task Trigger: poll delivering ${count(CHANGES)} changes`, busy, minimum, minimum * LIST_POINTS, `${minimum} list calls, ${minimum * LIST_POINTS} points (ceil(N/100) = ${Math.ceil(CHANGES / PAGE)}, +1 to see the end)`);
+
+	// Event trigger: one calendar, 14 days ahead.
+	await freshSandbox();
+	await sandbox.freezeClock('2026-03-02T08:00:00.000Z');
+	const events = new PollHarness(
+		new CtsEventTrigger(),
+		'ctsEventTrigger',
+		{ accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', events: ['created', 'updated', 'cancelled'], lookAheadDays: 14 },
+		apiCredential(),
+	);
+	const firstEvents = await poll(events);
+	triggerRow(
+		'Event Trigger: first poll (learns the window, fires nothing)',
+		firstEvents,
+		1,
+		LIST_POINTS,
+		'1 list call, 10 points (place the window on the local clock and check it against the answer\'s Date header, as later polls do; the node reads the service clock first: 1 point, once per activation)',
+	);
+	await sandbox.advanceClock(60);
+	const idleEvents = await poll(events);
+	triggerRow('Event Trigger: idle poll', idleEvents, 1, LIST_POINTS, '1 list call, 10 points');
+	for (let index = 0; index < CHANGES; index++) {
+		const start = new Date(Date.UTC(2026, 2, 3 + (index % 10), 6 + (index % 12), (index * 7) % 60)).toISOString().slice(0, 19);
+		await sandbox.api('POST', '/v3/events/create', { body: timedEvent({ title: `Event ${index}`, start, duration: 'PT30M' }) });
+	}
+	await sandbox.advanceClock(60);
+	const busyEvents = await poll(events);
+	if (busyEvents.items.length !== CHANGES) throw new Error(`Event trigger delivered ${busyEvents.items.length} of ${CHANGES}`);
+	triggerRow(`Event Trigger: poll delivering ${count(CHANGES)} created events`, busyEvents, 1, LIST_POINTS, '1 list call, 10 points');
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Points per operation, every operation of both nodes, against the interface's minimum
+// ---------------------------------------------------------------------------------------------
+interface OperationCase {
+	name: string;
+	/** Arranges state; returns parameters for the node. */
+	arrange: () => Promise<IDataObject>;
+	type: 'ctsTask' | 'ctsEvent';
+	v1?: boolean;
+	minCalls: number;
+	minPoints: number;
+	why: string;
+}
+
+async function sectionOperations(): Promise<void> {
+	const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
+	const task = async (fields: IDataObject = {}) => await sandbox.createTask({ title: 'Arranged', ...fields });
+	const closedTask = async () => {
+		const id = await task();
+		await sandbox.api('POST', '/v3/tasks/close', { body: { id } });
+		return id;
+	};
+	const event = async (fields: IDataObject = {}) => {
+		const { status, body } = await sandbox.api('POST', '/v3/events/create', { body: timedEvent(fields) });
+		if (status !== 200) throw new Error(`arrange event: ${status}`);
+		return body.data.event as IDataObject;
+	};
+	const weekly = [{ '@type': 'RecurrenceRule', frequency: 'weekly', interval: 1 }];
+	const owner = Buffer.from('alice@sandbox.example').toString('base64');
+	const one = 'one call, 1 point';
+
+	const cases: OperationCase[] = [
+		{ name: 'Task: Create, Return Full Task on (default)', type: 'ctsTask', minCalls: 2, minPoints: 2, why: 'create does not echo the task: create + get',
+			arrange: async () => ({ operation: 'create', title: 'x' }) },
+		{ name: 'Task: Create, Return Full Task off', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'create', title: 'x', returnFullTask: false }) },
+		{ name: 'Task: Get', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'get', taskId: await task() }) },
+		{ name: 'Task: Get Many, Limit 50 (of 120 open tasks)', type: 'ctsTask', minCalls: 1, minPoints: 10, why: 'one list call',
+			arrange: async () => {
+				await sandbox.freezeClock('2026-03-01T09:00:00.000Z');
+				await sandbox.createDistinctTasks(120, 'op');
+				return { operation: 'getAll', returnAll: false, limit: 50 };
+			} },
+		{ name: 'Task: Get Many, Return All (250 open tasks)', type: 'ctsTask', minCalls: 3, minPoints: 30, why: 'ceil(250/100) list calls',
+			arrange: async () => {
+				await sandbox.freezeClock('2026-03-01T09:00:00.000Z');
+				await sandbox.createDistinctTasks(250, 'op');
+				return { operation: 'getAll', returnAll: true };
+			} },
+		{ name: 'Task: Update', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'update', taskId: await task(), updateFields: { title: 'y' } }) },
+		{ name: 'Task: Update, Return Task After Change', type: 'ctsTask', minCalls: 2, minPoints: 2, why: 'update answers 204: update + get',
+			arrange: async () => ({ operation: 'update', taskId: await task(), updateFields: { title: 'y' }, returnTask: true }) },
+		{ name: 'Task: Move', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'move', taskId: await task(), position: 'first', parent: 'keep' }) },
+		{ name: 'Task: Move, Return Task After Change', type: 'ctsTask', minCalls: 2, minPoints: 2, why: 'move answers 204: move + get',
+			arrange: async () => ({ operation: 'move', taskId: await task(), position: 'first', parent: 'keep', returnTask: true }) },
+		{ name: 'Task: Delete', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'delete', taskId: await task() }) },
+		{ name: 'Task: Close', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'close', taskId: await task() }) },
+		{ name: 'Task: Close, Return Task After Change', type: 'ctsTask', minCalls: 2, minPoints: 2, why: 'close answers 204: close + get',
+			arrange: async () => ({ operation: 'close', taskId: await task(), returnTask: true }) },
+		{ name: 'Task: Reopen', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'reopen', taskId: await closedTask() }) },
+		{ name: 'Task: Reopen, Return Task After Change', type: 'ctsTask', minCalls: 2, minPoints: 2, why: 'reopen answers 204: reopen + get',
+			arrange: async () => ({ operation: 'reopen', taskId: await closedTask(), returnTask: true }) },
+		{ name: 'Event v3: Create (outputs the created event)', type: 'ctsEvent', minCalls: 1, minPoints: 1, why: 'create answers with the event',
+			arrange: async () => ({ operation: 'create', ...target, title: 'x', start: '2026-12-01T09:00:00', endMode: 'end', end: '2026-12-01T10:00:00', timeZone: 'Europe/Berlin' }) },
+		{ name: 'Event v3: Get', type: 'ctsEvent', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'get', eventId: (await event()).id }) },
+		{ name: 'Event v3: Get Many, 1 month', type: 'ctsEvent', minCalls: 1, minPoints: 10, why: 'one list call',
+			arrange: async () => {
+				await event();
+				return { operation: 'getAll', accountId: target.accountId, calendarIds: target.calendarId, start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', returnAll: true };
+			} },
+		{ name: 'Event v3: Get Many, 1 month, One Item per Series (3 series)', type: 'ctsEvent', minCalls: 4, minPoints: 13, why: 'one list call + one read per series master (the list has occurrences only)',
+			arrange: async () => {
+				for (let index = 0; index < 3; index++) await event({ title: `S${index}`, recurrenceRules: weekly });
+				return { operation: 'getAll', accountId: target.accountId, calendarIds: target.calendarId, start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', returnAll: true, options: { recurringEvents: 'series' } };
+			} },
+		{ name: 'Event v3: Update, title', type: 'ctsEvent', minCalls: 1, minPoints: 1, why: 'update answers with the event',
+			arrange: async () => ({ operation: 'update', eventId: (await event()).id, ...target, updateFields: { title: 'y' } }) },
+		{ name: 'Event v3: Update, all timing fields', type: 'ctsEvent', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'update', eventId: (await event()).id, ...target, updateFields: { allDay: false, start: '2026-12-01T11:00:00', end: '2026-12-01T12:00:00', timeZone: 'Europe/Berlin' } }) },
+		{ name: 'Event v3: Update, Start only', type: 'ctsEvent', minCalls: 2, minPoints: 2, why: 'timing fields go together: read the rest + update',
+			arrange: async () => ({ operation: 'update', eventId: (await event()).id, ...target, updateFields: { start: '2026-12-01T11:00:00' } }) },
+		{ name: 'Event v3: Delete', type: 'ctsEvent', minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'delete', eventId: (await event()).id, ...target }) },
+		{ name: 'Event v3: Delete, already deleted (counts as success)', type: 'ctsEvent', minCalls: 1, minPoints: 1, why: 'one call (answered 404)',
+			arrange: async () => {
+				const { id } = await event();
+				await sandbox.api('POST', '/v3/events/delete', { body: { id, ...target } });
+				return { operation: 'delete', eventId: id, ...target };
+			} },
+		{ name: 'Event v1: Create', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'create', calendarId: 'cal-alice-b-primary', title: 'x', start: '2026-12-01T09:00:00', end: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' }) },
+		{ name: 'Event v1: Get Many, 1 month', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 10, why: 'one list call',
+			arrange: async () => {
+				await event();
+				return { operation: 'getAll', calendarIds: target.calendarId, start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', returnAll: true };
+			} },
+		{ name: 'Event v1: Update', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'update', eventId: (await event()).id, updateFields: { title: 'y' } }) },
+		{ name: 'Event v1: Delete', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => ({ operation: 'delete', eventId: (await event()).id }) },
+		{ name: 'Event v1: RSVP', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 1, why: one,
+			arrange: async () => {
+				const { id } = await event({
+					participants: { [owner]: { '@type': 'Participant', email: 'alice@sandbox.example', roles: { attendee: true }, participationStatus: 'needs-action' } },
+				});
+				return { operation: 'rsvp', eventId: id, rsvpAction: 'accept' };
+			} },
+	];
+
+	for (const operation of cases) {
+		await freshSandbox();
+		const parameters = await operation.arrange();
+		await sandbox.clearRequests();
+		const credentials: Record<string, ICredentialDataDecryptedObject> = operation.v1
+			? { ctsSyncApi: { token: await sandbox.token('alice'), syncUrl: sandbox.url } }
+			: apiCredential();
+		const base = operation.type === 'ctsTask' ? { resource: 'task' } : { authentication: operation.v1 ? 'v1' : 'v3', resource: 'event' };
+		await runNode({ type: operation.type, parameters: { ...base, ...parameters }, credentials });
+		const used = await sandbox.usage();
+		rows.push({
+			section: '5',
+			benchmark: operation.name,
+			measured: `${used.calls} ${used.calls === 1 ? 'call' : 'calls'}, ${used.points} ${used.points === 1 ? 'point' : 'points'}`,
+			reference: `${operation.minPoints} (${operation.why})`,
+			met: used.calls === operation.minCalls && used.points === operation.minPoints,
+		});
+	}
+
+	for (const [type, data] of [
+		['ctsApi', { apiKey: ALICE_KEY, baseUrl: '' }],
+		['ctsSyncApi', { token: '', syncUrl: '' }],
+	] as const) {
+		await freshSandbox();
+		const credential: ICredentialDataDecryptedObject =
+			type === 'ctsApi' ? { ...data, baseUrl: sandbox.url } : { token: await sandbox.token('alice'), syncUrl: sandbox.url };
+		const outcome = await testCredential(type, credential);
+		if (outcome.status !== 'OK') throw new Error(`credential test ${type}: ${outcome.message}`);
+		const used = await sandbox.usage();
+		rows.push({
+			section: '5',
+			benchmark: `Credential test: ${type === 'ctsApi' ? 'CTS API' : 'CTS Sync API'}`,
+			measured: `${used.calls} call, ${used.points} point`,
+			reference: '1 (one call, 1 point)',
+			met: used.calls === 1 && used.points === 1,
+		});
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. A bulk job under the point budget (scaled window)
+// ---------------------------------------------------------------------------------------------
+async function sectionBulk(): Promise<void> {
+	const TASKS = 1000;
+	const POINTS = 300;
+	await sandbox.reset();
+	await sandbox.control('limits', { points: POINTS, windowSeconds: WINDOW_SECONDS });
+	const items = Array.from({ length: TASKS }, (_, index) => ({ title: `bulk-${index}` }));
+	log(`bulk: ${TASKS} creates at ${POINTS} points per ${WINDOW_SECONDS} s (about ${Math.round((Math.ceil(TASKS / POINTS) - 1) * WINDOW_SECONDS)} s)…`);
+	const { result, ms: elapsed } = await timed(
+		async () =>
+			await engine.runNode({
+				type: 'ctsTask',
+				parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnFullTask: false },
+				credentials: apiCredential(),
+				items,
+				continueOnFail: true,
+			}),
+	);
+	await sandbox.unlimited();
+	const failed = result.error ? TASKS : result.items.filter((item: INodeExecutionData) => item.error || typeof item.json.id !== 'string').length;
+	const log429 = await sandbox.requests();
+	const accepted = log429.filter((call) => call.path === '/v3/tasks/create' && call.status === 200);
+	const refused = log429.filter((call) => call.status === 429).length;
+	const distinctTitles = new Set(accepted.map((call) => (call.body as { title: string }).title)).size;
+	const points = accepted.reduce((sum, call) => sum + call.points, 0);
+	const budgetMinimumMs = (TASKS / (POINTS / WINDOW_SECONDS)) * 1000;
+	const windowsMinimumMs = (Math.ceil(TASKS / POINTS) - 1) * WINDOW_SECONDS * 1000;
+	rows.push({
+		section: '6',
+		benchmark: `Bulk: ${count(TASKS)} task creates at ${POINTS} points per ${WINDOW_SECONDS} s window (scaled 300 per 15 min)`,
+		measured: `${(elapsed / 1000).toFixed(1)} s = ${ratio(elapsed / budgetMinimumMs)} the budget's minimum; ${failed} failed items; ${accepted.length} creates accepted (${distinctTitles} distinct), ${points} points, ${refused} answers 429 (not charged) sent again`,
+		reference: `${(budgetMinimumMs / 1000).toFixed(1)} s (${TASKS} points ÷ ${(POINTS / WINDOW_SECONDS).toFixed(0)} points/s); fixed windows from the first call: ${(windowsMinimumMs / 1000).toFixed(0)} s; target ≤ 1.10×, 0 failed`,
+		met: elapsed <= budgetMinimumMs * 1.1 && failed === 0 && accepted.length === TASKS && distinctTitles === TASKS,
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. The sandbox's throughput (its own benchmark, `npm run bench:sandbox`)
+// ---------------------------------------------------------------------------------------------
+async function sectionSandbox(): Promise<void> {
+	const script = join(__dirname, '..', 'sandbox', 'bench.js');
+	const seconds = process.env.BENCH_SANDBOX_SECONDS ?? '3';
+	const run = spawnSync(process.execPath, [script], { env: { ...process.env, BENCH_SECONDS: seconds }, encoding: 'utf8' });
+	if (run.status !== 0) throw new Error(`sandbox bench failed: ${run.stderr}`);
+	const header = run.stdout.split('\n').find((line) => line.startsWith('sandbox at')) ?? '';
+	for (const line of run.stdout.split('\n')) {
+		const match = /^(.+?)\s+(\d+) requests\/s(.*)$/.exec(line.trim());
+		if (!match) continue;
+		rows.push({
+			section: '7',
+			benchmark: `Sandbox: ${match[1].trim()}`,
+			measured: `${count(Number(match[2]))} requests/s${match[3]}`,
+			reference: header.replace(/^sandbox at \S+: /, ''),
+		});
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function versionOf(name: string): string {
+	return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`, { paths: [ROOT] }), 'utf8')) as { version: string }).version;
+}
+
+function environment(): string[] {
+	const cpu = cpus();
+	let os = `${process.platform} ${process.arch}`;
+	try {
+		os = execFileSync('uname', ['-sr'], { encoding: 'utf8' }).trim();
+	} catch {
+		// not a Unix: keep the platform name
+	}
+	return [
+		`- CPU: ${cpu[0]?.model ?? 'unknown'} × ${cpu.length}; OS: ${os}`,
+		`- Node ${process.version}; n8n-core ${versionOf('n8n-core')}, n8n-workflow ${versionOf('n8n-workflow')}, n8n-nodes-base ${NODES_BASE_VERSION} (HTTP Request node ${HTTP_REQUEST_VERSION})`,
+		`- Sandbox in a child process on 127.0.0.1; section 1: ${count(ITEMS)} items, median of ${RUNS} runs after a warm-up; date ${new Date().toISOString().slice(0, 10)}`,
+	];
+}
+
+const SECTIONS: Record<string, () => Promise<void>> = {
+	'1': sectionCreate,
+	'2': sectionGetMany,
+	'3': sectionEvents,
+	'4': sectionTriggers,
+	'5': sectionOperations,
+	'6': sectionBulk,
+	'7': sectionSandbox,
+};
+
+async function main(): Promise<void> {
+	if (!canCollectGarbage()) throw new Error('Run with node --expose-gc (npm run bench does)');
+	engine = createEngine();
+	await sandbox.start();
+	const started = Date.now();
+	try {
+		for (const [id, section] of Object.entries(SECTIONS)) {
+			if (only && !only.includes(id)) continue;
+			log(`section ${id}…`);
+			await section();
+		}
+	} finally {
+		await sandbox.stop();
+	}
+	const output = [...environment(), `- Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s`, '', table(rows)].join('\n');
+	console.log(output);
+	if (args.includes('--record')) {
+		record(join(ROOT, 'BENCHMARKS.md'), output);
+		log('recorded in BENCHMARKS.md');
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
