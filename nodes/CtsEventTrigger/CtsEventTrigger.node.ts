@@ -10,7 +10,7 @@ import {
 
 import { serviceStatus } from '../shared/errors';
 import { toStringList } from '../shared/fields';
-import { ctsRequest, ctsResponse, serviceTime } from '../shared/transport';
+import { ctsRequest, ctsResponse } from '../shared/transport';
 import { MAX_WINDOW_MONTHS } from '../shared/windows';
 import { withEnd } from '../CtsEvent/shared/eventOutput';
 import { decide, type EventTriggerState, type TriggerEvent } from './state';
@@ -113,8 +113,9 @@ export class CtsEventTrigger implements INodeType {
 
 		const previous = staticData.state;
 		// The window is placed on the service's time, carried forward on the local clock since the
-		// previous poll (a first poll reads it: 1 point). Decisions use the time the list answered at.
-		const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : await serviceTime.call(this);
+		// previous poll (a first poll starts from the local clock and corrects below). Decisions use
+		// the service's time the list answered at.
+		const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : Date.now();
 		const previousMs = previous?.serviceTimeMs ?? estimateMs;
 		const listWindow = async (aroundMs: number) => {
 			// The window reaches back to the previous poll, so occurrences that ended in between are seen.

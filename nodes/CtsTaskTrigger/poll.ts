@@ -1,13 +1,23 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { TASK_PAGE_SIZE, walkTasks, type TaskCursor, type TaskWalkResult } from '../shared/taskPaging';
-import { ctsRequest, serviceTime } from '../shared/transport';
+import { ctsResponse } from '../shared/transport';
 
-async function listTasks(context: IPollFunctions, updatedAfter: string | undefined, limit: number): Promise<IDataObject[]> {
+/** One page of the task list, and the service's time (`Date` header) when it answered. */
+async function listPage(
+	context: IPollFunctions,
+	updatedAfter: string | undefined,
+	limit: number,
+): Promise<{ tasks: IDataObject[]; answeredAt: number }> {
 	const qs: IDataObject = { limit };
 	if (updatedAfter) qs.updatedAfter = updatedAfter;
-	const response = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs });
-	return ((response.data as IDataObject | undefined)?.tasks as IDataObject[] | undefined) ?? [];
+	const response = await ctsResponse.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs });
+	const data = (response.body as IDataObject | undefined)?.data as IDataObject | undefined;
+	return { tasks: (data?.tasks as IDataObject[] | undefined) ?? [], answeredAt: Date.parse(String(response.headers.date ?? '')) };
+}
+
+async function listTasks(context: IPollFunctions, updatedAfter: string | undefined, limit: number): Promise<IDataObject[]> {
+	return (await listPage(context, updatedAfter, limit)).tasks;
 }
 
 /**
@@ -35,15 +45,30 @@ export async function pollChanges(this: IPollFunctions, cursor: TaskCursor): Pro
 	};
 }
 
+/** How far back a first activation looks on the local clock, to cover a service clock that differs. */
+const START_MARGIN_MS = 10 * 60 * 1000;
+
 /**
- * The cursor of a first activation: the service's time, then the tasks changed in the second
- * before it (the Date header has whole seconds), so changes made before activation are not
- * delivered and changes after it are not missed. Costs 11 points once.
+ * The cursor of a first activation, in one list call (10 points): the tasks changed in the last
+ * minutes give the newest `updated` value; with none, the service's time from the answer's `Date`
+ * header (less a second: it has whole seconds). Changes before activation are not delivered and
+ * none after it are missed; the local clock only bounds the look-back, never sets the cursor.
  */
 export async function startCursor(this: IPollFunctions): Promise<TaskCursor> {
-	const from = new Date((await serviceTime.call(this)) - 1000).toISOString();
-	const result = await walkTasks(async (after, limit) => await listTasks(this, after, limit), { updated: from, idsAtUpdated: [] });
-	return result.cursor;
+	let answeredAt = Number.NaN;
+	const result = await walkTasks(
+		async (after, limit) => {
+			const page = await listPage(this, after, limit);
+			answeredAt = page.answeredAt;
+			return page.tasks;
+		},
+		{ updated: new Date(Date.now() - START_MARGIN_MS).toISOString(), idsAtUpdated: [] },
+	);
+	if (result.tasks.length > 0) return result.cursor;
+	if (!Number.isFinite(answeredAt)) {
+		throw new NodeOperationError(this.getNode(), 'The service sent no Date header to start the trigger from');
+	}
+	return { updated: new Date(answeredAt - 1000).toISOString(), idsAtUpdated: [] };
 }
 
 /**
@@ -54,7 +79,7 @@ export async function startCursor(this: IPollFunctions): Promise<TaskCursor> {
 export async function fetchTestTask(this: IPollFunctions, cursor: TaskCursor | undefined): Promise<IDataObject | undefined> {
 	const after = cursor?.updated
 		? new Date(Date.parse(cursor.updated) - 1).toISOString()
-		: new Date((await serviceTime.call(this)) - 30 * 24 * 3600 * 1000).toISOString();
+		: new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString();
 	let tasks = await listTasks(this, after, TASK_PAGE_SIZE);
 	if (tasks.length === 0) tasks = await listTasks(this, undefined, TASK_PAGE_SIZE);
 	const task = tasks.at(-1);

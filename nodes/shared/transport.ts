@@ -232,16 +232,3 @@ export async function ctsRequest(
 	const response = await ctsResponse.call(this, credentialType, options, itemIndex);
 	return (response.body ?? {}) as IDataObject;
 }
-
-/**
- * The service's current time, from the `Date` header of a 1-point read (a task ID that cannot
- * exist). Triggers take their cursors from the service's clock, never from the local one.
- */
-export async function serviceTime(this: IPollFunctions): Promise<number> {
-	const response = await ctsResponse.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id: 'n8n-trigger-clock' } });
-	const now = Date.parse(String(response.headers.date ?? ''));
-	if (!Number.isFinite(now)) {
-		throw new NodeOperationError(this.getNode(), 'The service sent no Date header to start the trigger from');
-	}
-	return now;
-}
