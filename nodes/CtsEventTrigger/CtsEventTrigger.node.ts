@@ -116,11 +116,11 @@ export class CtsEventTrigger implements INodeType {
 		// previous poll (a first poll starts from the local clock and corrects below). Decisions use
 		// the service's time the list answered at.
 		const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : Date.now();
-		const previousMs = previous?.serviceTimeMs ?? estimateMs;
 		const listWindow = async (aroundMs: number) => {
 			// The window reaches back to the previous poll, so occurrences that ended in between are seen.
 			const endMs = aroundMs + lookAheadMs;
-			const startMs = Math.max(Math.min(previousMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
+			const fromMs = Math.min(previous?.serviceTimeMs ?? aroundMs, aroundMs - lookBackMs);
+			const startMs = Math.max(fromMs, endMs - MAX_WINDOW_DAYS * DAY_MS);
 			const response = await ctsResponse.call(this, 'ctsApi', {
 				method: 'GET',
 				url: '/v3/events/list',
@@ -132,7 +132,8 @@ export class CtsEventTrigger implements INodeType {
 				},
 			});
 			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
-			const answeredAt = Math.max(Date.parse(String(response.headers.date ?? '')) || aroundMs, previousMs);
+			// The service's clock never runs backwards for the trigger.
+			const answeredAt = Math.max(Date.parse(String(response.headers.date ?? '')) || aroundMs, previous?.serviceTimeMs ?? 0);
 			return { listed, answeredAt, startMs, endMs };
 		};
 		let window = await listWindow(estimateMs);
@@ -141,6 +142,7 @@ export class CtsEventTrigger implements INodeType {
 			window = await listWindow(window.answeredAt);
 		}
 		const { listed, answeredAt: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
+		const previousMs = previous?.serviceTimeMs ?? nowMs;
 
 		if (this.getMode() === 'manual') {
 			const sample = listed[0];
