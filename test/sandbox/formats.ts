@@ -107,3 +107,20 @@ export function isIsoDuration(value: unknown, allowNegative = false): value is s
 	const text = allowNegative && value.startsWith('-') ? value.slice(1) : value;
 	return DURATION.test(text);
 }
+
+const eventZoneCache = new Map<string, boolean>();
+
+/**
+ * The event time-zone rule (the nodes apply the same one): `UTC`, `Etc/UTC`, or a region name
+ * containing `/` that luxon accepts and that does not start with `Etc/`. Abbreviations (`EST`,
+ * `CET`), offsets (`GMT+1`, `Etc/GMT+1`, `+01:00`) and other `Etc/` names are refused.
+ */
+export function isEventTimeZone(value: unknown): value is string {
+	if (typeof value !== 'string' || value.length > 64) return false;
+	if (value === 'UTC' || value === 'Etc/UTC') return true;
+	const known = eventZoneCache.get(value);
+	if (known !== undefined) return known;
+	const valid = value.includes('/') && !value.startsWith('Etc/') && IANAZone.isValidZone(value);
+	if (eventZoneCache.size < 10_000) eventZoneCache.set(value, valid);
+	return valid;
+}

@@ -32,8 +32,9 @@
  * - Durations follow JSCalendar: weeks and days (and, if given, years and months) are nominal and added to the
  *   occurrence's wall-clock start in the event zone; hours, minutes and seconds are exact and added to the
  *   instant.
- * - Window: an occurrence is returned when `start < windowEnd && end > windowStart`; an occurrence of zero
- *   duration is returned when `windowStart <= start < windowEnd`. Results are ascending by start instant.
+ * - Window: an occurrence is returned when it overlaps the window, `start < windowEnd && end > windowStart` (the
+ *   project's rule for event lists), zero-length occurrences included: one at the window start does not overlap it,
+ *   one strictly inside does. Results are ascending by start instant.
  *
  * Calendar arithmetic on dates (weekday, month lengths, period indexes) uses plain day numbers, which keeps the
  * expansion of hundreds of series within a millisecond budget; every conversion between wall-clock time and
@@ -827,10 +828,9 @@ function addNominal(local: number, months: number, days: number): number {
 	return (day + days) * DAY_MS + tod;
 }
 
-/** Whether an occurrence [start, end) lies in the window: overlap, or for zero length windowStart <= start < windowEnd. */
+/** Whether an occurrence [start, end) overlaps the window: `start < windowEnd && end > windowStart`, whatever its length. */
 export function overlapsWindow(startMs: number, endMs: number, windowStartMs: number, windowEndMs: number): boolean {
-	if (startMs >= windowEndMs) return false;
-	return endMs > startMs ? endMs > windowStartMs : startMs >= windowStartMs;
+	return startMs < windowEndMs && endMs > windowStartMs;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ import { authenticate } from './auth';
 import { Clock } from './clock';
 import { controlRoutes, Faults, RequestLog, type LoggedRequest } from './control';
 import { ApiError, bodyOf, methodNotAllowed, notFoundRoute, shortErrorBody } from './errors';
+import { eventRoutes } from './events';
+import { eventV1Routes } from './eventsV1';
 import { Limiter } from './limits';
 import { Router, type Method, type Query, type Reply, type RequestContext, type Route, type SandboxState } from './router';
 import { Store, type User } from './store';
@@ -36,7 +38,7 @@ const MAX_LOGGED_BODY_DEPTH = 64;
  * Every route of the sandbox, area by area. A new area exports its `Route[]` and is added here
  * (for example `...eventRoutes`); `startSandbox({ routes })` can add more for a single instance.
  */
-export const defaultRoutes: Route[] = [...controlRoutes, ...taskRoutes];
+export const defaultRoutes: Route[] = [...controlRoutes, ...taskRoutes, ...eventRoutes, ...eventV1Routes];
 
 export interface SandboxOptions {
 	/** Port to listen on; 0 (the default) picks a free one. */
