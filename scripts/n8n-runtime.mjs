@@ -9,7 +9,7 @@
  * Plain Node ESM without dependencies. Exports helpers to run the n8n CLI and to start n8n
  * with a hermetic environment (own user folder, fixed encryption key, no telemetry).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -345,11 +345,13 @@ export function runN8nCli(info, args, { env, timeoutMs = 180_000, cwd } = {}) {
 
 /**
  * Starts `n8n start` and resolves once the editor is served (not only /healthz: the editor's
- * HTML comes a few seconds later). Returns { url, process, output(), stop() }.
+ * HTML comes a few seconds later). Returns { url, process, output(), stop(), exited }.
+ * `detached` puts n8n in its own process group, so a Ctrl-C in the terminal reaches only the
+ * caller, which then stops n8n itself.
  */
-export async function startN8n(info, env, { timeoutMs = 180_000, onOutput } = {}) {
+export async function startN8n(info, env, { timeoutMs = 180_000, onOutput, detached = false } = {}) {
 	const url = `http://localhost:${env.N8N_PORT}`;
-	const child = spawn(info.nodeBin, [info.n8nBin, 'start'], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(info.nodeBin, [info.n8nBin, 'start'], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'], detached });
 	let output = '';
 	const collect = (chunk) => {
 		const text = chunk.toString();
@@ -421,10 +423,4 @@ if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.me
 		console.error(error.message ?? error);
 		process.exit(1);
 	});
-}
-
-// Used by spawnSync callers that need a quick one-off (kept small on purpose).
-export function n8nVersionOf(info) {
-	const result = spawnSync(info.nodeBin, [info.n8nBin, '--version'], { encoding: 'utf8' });
-	return result.stdout.trim();
 }

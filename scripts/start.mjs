@@ -123,7 +123,7 @@ async function main() {
 		brokerPort: await freePort(),
 		customExtensions: [join(projectRoot, 'dist')],
 	});
-	n8n = await startN8n(info, env, { timeoutMs: 240_000 });
+	n8n = await startN8n(info, env, { timeoutMs: 240_000, detached: true });
 	n8n.exited.then(({ code, signal }) => {
 		if (!stopping) {
 			console.error(`n8n stopped unexpectedly (exit ${code ?? signal}):\n${n8n.output().slice(-5000)}`);
