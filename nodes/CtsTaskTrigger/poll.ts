@@ -1,24 +1,13 @@
-import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { TASK_PAGE_SIZE, walkTasks, type TaskCursor, type TaskWalkResult } from '../shared/taskPaging';
-import { ctsRequest, ctsResponse } from '../shared/transport';
+import { ctsRequest, serviceTime } from '../shared/transport';
 
 async function listTasks(context: IPollFunctions, updatedAfter: string | undefined, limit: number): Promise<IDataObject[]> {
 	const qs: IDataObject = { limit };
 	if (updatedAfter) qs.updatedAfter = updatedAfter;
 	const response = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs });
 	return ((response.data as IDataObject | undefined)?.tasks as IDataObject[] | undefined) ?? [];
-}
-
-/**
- * The service's current time, from the `Date` header of a 1-point read (a task ID that
- * cannot exist). The trigger never takes its cursor from the local clock.
- */
-async function serviceNow(context: IPollFunctions): Promise<number> {
-	const response = await ctsResponse.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id: 'n8n-trigger-clock' } });
-	const now = Date.parse(String(response.headers.date ?? ''));
-	if (!Number.isFinite(now)) throw new NodeOperationError(context.getNode(), 'The service sent no Date header to start the trigger from');
-	return now;
 }
 
 /**
@@ -52,7 +41,7 @@ export async function pollChanges(this: IPollFunctions, cursor: TaskCursor): Pro
  * delivered and changes after it are not missed. Costs 11 points once.
  */
 export async function startCursor(this: IPollFunctions): Promise<TaskCursor> {
-	const from = new Date((await serviceNow(this)) - 1000).toISOString();
+	const from = new Date((await serviceTime.call(this)) - 1000).toISOString();
 	const result = await walkTasks(async (after, limit) => await listTasks(this, after, limit), { updated: from, idsAtUpdated: [] });
 	return result.cursor;
 }
@@ -65,7 +54,7 @@ export async function startCursor(this: IPollFunctions): Promise<TaskCursor> {
 export async function fetchTestTask(this: IPollFunctions, cursor: TaskCursor | undefined): Promise<IDataObject | undefined> {
 	const after = cursor?.updated
 		? new Date(Date.parse(cursor.updated) - 1).toISOString()
-		: new Date((await serviceNow(this)) - 30 * 24 * 3600 * 1000).toISOString();
+		: new Date((await serviceTime.call(this)) - 30 * 24 * 3600 * 1000).toISOString();
 	let tasks = await listTasks(this, after, TASK_PAGE_SIZE);
 	if (tasks.length === 0) tasks = await listTasks(this, undefined, TASK_PAGE_SIZE);
 	const task = tasks.at(-1);

@@ -116,3 +116,40 @@ export function timeZoneField(overrides: Partial<INodeProperties> = {}): INodePr
 		...overrides,
 	} as INodeProperties;
 }
+
+/** "Return All" and "Limit", as every n8n list operation has them. */
+export function returnAllAndLimitFields(displayOptions: INodeProperties['displayOptions']): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions,
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
+		},
+	];
+}
+
+/** Whether a description is plain text or HTML (`descriptionContentType`), for tasks and events. */
+export const descriptionFormatField: INodeProperties = {
+	displayName: 'Description Format',
+	name: 'descriptionContentType',
+	type: 'options',
+	options: [
+		{ name: 'Plain Text', value: 'text/plain' },
+		{ name: 'HTML', value: 'text/html' },
+	],
+	default: 'text/plain',
+	description: 'Whether the description is plain text or HTML',
+	routing: { send: { type: 'body', property: 'descriptionContentType' } },
+};

@@ -20,7 +20,7 @@ import { errorItem, isNetworkError, networkError, serviceError, serviceStatus } 
 /** A 429 asking for a longer wait than this fails at once with the service's message. */
 export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
 /** How often one request is retried after 429s before it fails. */
-export const RATE_LIMIT_MAX_RETRIES = 10;
+export const RATE_LIMIT_MAX_RETRIES = 30;
 /** Waits before retrying a read after a 5xx or a network failure. */
 const READ_RETRY_DELAYS_MS = [250, 1000, 3000];
 
@@ -122,6 +122,34 @@ export async function runItemRequest(
 	}
 }
 
+/**
+ * Runs a custom operation item by item: each item's output paired with it, and under
+ * "Continue On Fail" one error item in place of a failed input item.
+ */
+export async function forEachItem(
+	context: IExecuteFunctions,
+	run: (itemIndex: number) => Promise<IDataObject[]>,
+): Promise<INodeExecutionData[][]> {
+	const output: INodeExecutionData[] = [];
+	const items = context.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			for (const json of await run(itemIndex)) output.push({ json, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			const nodeError =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			if (context.continueOnFail()) {
+				output.push(errorItem(nodeError, itemIndex));
+				continue;
+			}
+			throw nodeError;
+		}
+	}
+	return [output];
+}
+
 /** The default request of every operation: one request, through {@link runItemRequest}. */
 export async function sendRequest(
 	this: IExecutePaginationFunctions,
@@ -203,4 +231,17 @@ export async function ctsRequest(
 ): Promise<IDataObject> {
 	const response = await ctsResponse.call(this, credentialType, options, itemIndex);
 	return (response.body ?? {}) as IDataObject;
+}
+
+/**
+ * The service's current time, from the `Date` header of a 1-point read (a task ID that cannot
+ * exist). Triggers take their cursors from the service's clock, never from the local one.
+ */
+export async function serviceTime(this: IPollFunctions): Promise<number> {
+	const response = await ctsResponse.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id: 'n8n-trigger-clock' } });
+	const now = Date.parse(String(response.headers.date ?? ''));
+	if (!Number.isFinite(now)) {
+		throw new NodeOperationError(this.getNode(), 'The service sent no Date header to start the trigger from');
+	}
+	return now;
 }

@@ -12,6 +12,7 @@ import {
 	PollContext,
 	RoutingNode,
 	WorkflowExecute,
+	WorkflowHasIssuesError,
 } from 'n8n-core';
 import {
 	ICredentialsHelper,
@@ -278,11 +279,21 @@ export class Engine {
 			settings: { executionOrder: 'v1', timezone: options.timezone ?? 'America/New_York' },
 		});
 		const additionalData = additionalDataFor(store, 'manual', workflowData);
-		const run = await new WorkflowExecute(additionalData, 'manual').run({
-			workflow,
-			startNode: input,
-			destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
-		});
+		let run: IRun;
+		try {
+			run = await new WorkflowExecute(additionalData, 'manual').run({
+				workflow,
+				startNode: input,
+				destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
+			});
+		} catch (error) {
+			// n8n refuses to start a workflow whose node has issues (a required parameter missing,
+			// a value of the wrong type): the editor shows them on the node before any run.
+			if (error instanceof WorkflowHasIssuesError) {
+				return { items: [], error: error as NodeRunResult['error'], run: { data: { resultData: { runData: {} } } } as unknown as IRun };
+			}
+			throw error;
+		}
 		const taskData = run.data.resultData.runData.CTS?.[0];
 		return {
 			items: taskData?.data?.main?.[0] ?? [],

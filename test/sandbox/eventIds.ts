@@ -58,13 +58,80 @@ function checkByte(bytes: Buffer): number {
 	return sum;
 }
 
-const instanceIds = new Map<string, string>();
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * Instance ids of one series. The first 15 bytes of an instance id are the master's, so the first
+ * 20 characters of its base64 are the master id's; only the last 7 bytes (12 characters with the
+ * padding) vary, and only they are encoded per occurrence.
+ */
+export class InstanceIds {
+	private readonly head: string;
+
+	private readonly master: Buffer;
+
+	/** Check-byte state after the 16 master bytes. */
+	private readonly partial: number;
+
+	private readonly cache = new Map<string, string>();
+
+	constructor(readonly masterId: string) {
+		this.master = Buffer.alloc(EVENT_BYTES);
+		Buffer.from(masterId, 'base64').copy(this.master, 0, 0, EVENT_BYTES);
+		this.head = this.master.toString('base64').slice(0, 20);
+		let sum = 0x5a;
+		for (let i = 0; i < EVENT_BYTES; i++) sum = (sum * 31 + this.master[i]) & 0xff;
+		this.partial = sum;
+	}
+
+	/** The id of the occurrence with this recurrence id (a LocalDateTime). */
+	of(recurrenceId: string): string {
+		const cached = this.cache.get(recurrenceId);
+		if (cached !== undefined) return cached;
+		const localMs = parseLocalDateTime(recurrenceId);
+		if (localMs === null) throw new RangeError(`Invalid recurrence id: ${recurrenceId}`);
+		const tail = [this.master[15], 0, 0, 0, 0, 0, 0];
+		let seconds = Math.floor(localMs / 1000) + EPOCH_OFFSET_S;
+		for (let i = 4; i >= 0; i--) {
+			tail[1 + i] = (seconds % 256) ^ this.master[11 + i];
+			seconds = Math.floor(seconds / 256);
+		}
+		let sum = this.partial;
+		for (let i = 1; i <= 5; i++) sum = (sum * 31 + tail[i]) & 0xff;
+		tail[6] = sum;
+		// Bytes 15..21 start at bit 120 = character 20: groups of 3 bytes, then 1 byte and "==".
+		let text = this.head;
+		for (let i = 0; i < 6; i += 3) {
+			const n = (tail[i] << 16) | (tail[i + 1] << 8) | tail[i + 2];
+			text += BASE64[n >> 18] + BASE64[(n >> 12) & 63] + BASE64[(n >> 6) & 63] + BASE64[n & 63];
+		}
+		text += `${BASE64[tail[6] >> 2]}${BASE64[(tail[6] & 3) << 4]}==`;
+		if (this.cache.size >= 10_000) this.cache.clear();
+		this.cache.set(recurrenceId, text);
+		return text;
+	}
+}
+
+const makers = new Map<string, InstanceIds>();
+
+/** The instance ids of the series `masterId` (kept for the most recently used series). */
+export function instanceIdsOf(masterId: string): InstanceIds {
+	let maker = makers.get(masterId);
+	if (!maker) {
+		if (makers.size >= 5_000) makers.clear();
+		maker = new InstanceIds(masterId);
+		makers.set(masterId, maker);
+	}
+	return maker;
+}
 
 /** The id of the occurrence `recurrenceId` (a LocalDateTime) of the series `masterId`. */
 export function instanceIdOf(masterId: string, recurrenceId: string): string {
-	const key = `${masterId}|${recurrenceId}`;
-	const cached = instanceIds.get(key);
-	if (cached !== undefined) return cached;
+	return instanceIdsOf(masterId).of(recurrenceId);
+}
+
+/** The same id built byte by byte (the definition {@link InstanceIds} follows; used by tests). */
+export function instanceIdBytes(masterId: string, recurrenceId: string): string {
 	const localMs = parseLocalDateTime(recurrenceId);
 	if (localMs === null) throw new RangeError(`Invalid recurrence id: ${recurrenceId}`);
 	const bytes = Buffer.alloc(INSTANCE_BYTES);
@@ -75,10 +142,7 @@ export function instanceIdOf(masterId: string, recurrenceId: string): string {
 		seconds = Math.floor(seconds / 256);
 	}
 	bytes[INSTANCE_BYTES - 1] = checkByte(bytes);
-	const id = bytes.toString('base64');
-	if (instanceIds.size >= 200_000) instanceIds.clear();
-	instanceIds.set(key, id);
-	return id;
+	return bytes.toString('base64');
 }
 
 /** The series and recurrence id an instance id names, or undefined when the text is not an instance id. */

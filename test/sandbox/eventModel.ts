@@ -11,11 +11,13 @@
  * - a deleted event or series keeps its record with `deleted: true` (so a repeated delete finds
  *   it and answers 404, and it no longer schedules a task).
  */
+import { randomUUID } from 'node:crypto';
+
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 
 import { ApiError } from './errors';
-import { instanceIdOf, newEventId, newUid, parseInstanceId } from './eventIds';
+import { instanceIdOf, instanceIdsOf, newEventId, newUid, parseInstanceId } from './eventIds';
 import { isEventTimeZone, isIsoDuration } from './formats';
 import {
 	expandOccurrences,
@@ -1059,7 +1061,7 @@ const localOf = (text: string): number => parseLocalDateTime(text)!;
  * patch set replace the same fields changed on single occurrences (the series-wide change wins);
  * when the start moves, the recurrence ids of deleted and changed occurrences move with it and
  * changed occurrences lose their own timing; exceptions the series no longer generates are dropped.
- * Rules set to null or [] make the series a single event.
+ * Rules set to null (removed) or [] (kept as given) make the series a single event.
  */
 function setSeriesFields(
 	event: StoredEvent,
@@ -1075,10 +1077,8 @@ function setSeriesFields(
 		if (value === undefined) delete (event as Partial<EventFields>)[key];
 		else (event as unknown as Record<string, unknown>)[key] = value;
 	}
-	if (rules !== undefined) {
-		if (rules === null || rules.length === 0) delete event.recurrenceRules;
-		else event.recurrenceRules = rules;
-	}
+	if (rules === null) delete event.recurrenceRules;
+	else if (rules !== undefined) event.recurrenceRules = rules;
 	event.updated = now;
 	if (!isRecurring(event)) {
 		delete event.excluded;
@@ -1316,10 +1316,11 @@ export function listWindow(
 			windowStart: from,
 			windowEnd: to,
 		});
+		const ids = instanceIdsOf(event.id);
 		for (const occurrence of occurrences) {
 			entries.push({
 				startMs: occurrence.startUtc.getTime(),
-				id: instanceIdOf(event.id, occurrence.recurrenceId),
+				id: ids.of(occurrence.recurrenceId),
 				target: { kind: 'instance', master: event, recurrenceId: occurrence.recurrenceId, start: occurrence.start },
 			});
 		}
@@ -1415,4 +1416,43 @@ function presentMetadata(store: Store, userId: string, taskId: string): Record<s
 	const task = store.tasks.get(userId)?.get(taskId);
 	if (!task) return { taskId };
 	return { updated: task.updated, progress: task.progress === 'completed' ? 'completed' : 'needs-action', taskId };
+}
+
+/**
+ * The events of a list as JSON text, `{"data":{"events":[…]}}`. Occurrences that have no changes
+ * of their own differ only in id, recurrenceId and start from the other occurrences of their
+ * series, so each series is serialised once as a template with holes for those three values:
+ * the same text as serialising every event, in a fraction of the time.
+ */
+export function listJson(store: Store, userId: string, entries: readonly ListEntry[], version: Version): string {
+	const marker = randomUUID();
+	const holes = { id: `${marker}i`, recurrenceId: `${marker}r`, start: `${marker}s` };
+	const split = new RegExp(`"(${holes.id}|${holes.recurrenceId}|${holes.start})"`);
+	const templates = new Map<StoredEvent, string[]>();
+	let out = '{"data":{"events":[';
+	for (let n = 0; n < entries.length; n++) {
+		if (n > 0) out += ',';
+		const entry = entries[n];
+		const target = entry.target;
+		if (target.kind === 'event' || target.master.overrides?.[target.recurrenceId]) {
+			out += JSON.stringify(presentTarget(store, userId, target, version));
+			continue;
+		}
+		let template = templates.get(target.master);
+		if (!template) {
+			const sample = presentTarget(store, userId, target, version);
+			sample.id = holes.id;
+			if ('recurrenceId' in sample) sample.recurrenceId = holes.recurrenceId;
+			sample.start = holes.start;
+			template = JSON.stringify(sample).split(split);
+			templates.set(target.master, template);
+		}
+		// Ids are base64 and the two values LocalDateTimes: none needs escaping in JSON.
+		out += template[0];
+		for (let i = 1; i < template.length; i += 2) {
+			const hole = template[i];
+			out += `"${hole === holes.id ? entry.id : hole === holes.start ? target.start : target.recurrenceId}"${template[i + 1]}`;
+		}
+	}
+	return `${out}]}}`;
 }

@@ -22,6 +22,7 @@ import {
 	eventNotFound,
 	eventsOf,
 	fieldsFromCreate,
+	listJson,
 	listWindow,
 	liveInstance,
 	noQuery,
@@ -44,7 +45,7 @@ import {
 	type Target,
 } from './eventModel';
 import { LIST_POINTS } from './limits';
-import type { Reply, RequestContext, Route } from './router';
+import { RawJson, type Reply, type RequestContext, type Route } from './router';
 import type { Account, Store, User } from './store';
 
 // ---------------------------------------------------------------------------------------------
@@ -94,7 +95,7 @@ export function createEvent(store: Store, user: User, account: Account, calendar
 		updated: now,
 		...fields,
 	};
-	if (input.recurrenceRules != null && input.recurrenceRules.length > 0) event.recurrenceRules = input.recurrenceRules;
+	if (input.recurrenceRules != null) event.recurrenceRules = input.recurrenceRules;
 	eventsOf(store, user.id).set(event.id, event);
 	store.changed();
 	return event;
@@ -121,8 +122,7 @@ function listEvents(ctx: RequestContext): Reply {
 		parseInstant(query.start)!,
 		parseInstant(query.end)!,
 	);
-	const events = entries.map((entry) => presentTarget(ctx.store, ctx.user.id, entry.target, 'v3'));
-	return { status: 200, body: { data: { events } } };
+	return { status: 200, body: new RawJson(listJson(ctx.store, ctx.user.id, entries, 'v3')) };
 }
 
 function getEvent(ctx: RequestContext): Reply {

@@ -19,7 +19,9 @@ import {
 	deleteTarget,
 	eventNotFound,
 	eventsOf,
+	listJson,
 	listWindow,
+	noQuery,
 	parseInstant,
 	patchOf,
 	presentTarget,
@@ -36,7 +38,7 @@ import {
 } from './eventModel';
 import { checkedAccountOf, createEvent, environmentOf } from './events';
 import { LIST_POINTS } from './limits';
-import type { Reply, RequestContext, Route } from './router';
+import { RawJson, type Reply, type RequestContext, type Route } from './router';
 import type { Account, Store } from './store';
 
 const bodyParams = { invalid_type_error: EVENT_MESSAGES.body, required_error: EVENT_MESSAGES.body };
@@ -99,12 +101,11 @@ function listEvents(ctx: RequestContext): Reply {
 		parseInstant(query.start)!,
 		parseInstant(query.end)!,
 	);
-	const events = entries.map((entry) => presentTarget(ctx.store, ctx.user.id, entry.target, 'v1'));
-	return { status: 200, body: { data: { events } } };
+	return { status: 200, body: new RawJson(listJson(ctx.store, ctx.user.id, entries, 'v1')) };
 }
 
 function createEventV1(ctx: RequestContext): Reply {
-	validate(z.object({}).strict(), ctx.query);
+	validate(noQuery, ctx.query);
 	const input = validate(createEventV1Schema, ctx.body);
 	const account = callerCalendar(ctx.store, ctx.user.id, input.calendarId);
 	checkConnection(account);

@@ -741,8 +741,17 @@ class ZoneClock {
 
 	constructor(private readonly zone: IANAZone | null) {}
 
+	private readonly exactOffsets = new Map<number, number>();
+
 	offsetAt(utc: number): number {
-		return this.zone ? this.zone.offset(utc) * 60_000 : 0;
+		if (!this.zone) return 0;
+		let o = this.exactOffsets.get(utc);
+		if (o === undefined) {
+			if (this.exactOffsets.size >= 50_000) this.exactOffsets.clear();
+			o = this.zone.offset(utc) * 60_000;
+			this.exactOffsets.set(utc, o);
+		}
+		return o;
 	}
 
 	private offsetAtDay(k: number): number {

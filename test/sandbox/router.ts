@@ -16,7 +16,12 @@ export type Method = 'GET' | 'POST' | 'DELETE';
 /** Query parameters: a repeated name gives an array. The object has no prototype. */
 export type Query = Record<string, string | string[]>;
 
-/** What a handler answers. No body: an empty response (e.g. 204). */
+/** A response body already serialised to JSON text (sent as is). */
+export class RawJson {
+	constructor(readonly text: string) {}
+}
+
+/** What a handler answers. No body: an empty response (e.g. 204). A {@link RawJson} body is sent as is. */
 export interface Reply {
 	status: number;
 	body?: unknown;

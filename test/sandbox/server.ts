@@ -21,7 +21,7 @@ import { ApiError, bodyOf, methodNotAllowed, notFoundRoute, shortErrorBody } fro
 import { eventRoutes } from './events';
 import { eventV1Routes } from './eventsV1';
 import { Limiter } from './limits';
-import { Router, type Method, type Query, type Reply, type RequestContext, type Route, type SandboxState } from './router';
+import { RawJson, Router, type Method, type Query, type Reply, type RequestContext, type Route, type SandboxState } from './router';
 import { Store, type User } from './store';
 import { taskRoutes } from './tasks';
 
@@ -334,7 +334,7 @@ function send(
 	let payload: string | undefined;
 	if (body !== undefined && status !== 204) {
 		try {
-			payload = JSON.stringify(body);
+			payload = body instanceof RawJson ? body.text : JSON.stringify(body);
 		} catch (error) {
 			console.error('sandbox: could not serialise a response', error);
 			status = 500;
@@ -344,12 +344,14 @@ function send(
 	const out: Record<string, string> = {};
 	if (rateHeaders) Object.assign(out, rateHeaders);
 	if (headers) Object.assign(out, headers);
-	if (payload !== undefined) {
+	// Encoded once: a large body is neither measured and encoded twice nor re-encoded on write.
+	const bytes = payload === undefined ? undefined : Buffer.from(payload, 'utf8');
+	if (bytes !== undefined) {
 		out['Content-Type'] = JSON_TYPE;
-		out['Content-Length'] = String(Buffer.byteLength(payload));
+		out['Content-Length'] = String(bytes.length);
 	} else if (status !== 204) {
 		out['Content-Length'] = '0';
 	}
 	res.writeHead(status, out);
-	res.end(payload);
+	res.end(bytes);
 }

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { parseDateInput, LOCAL_DATE_TIME_FORMAT } from '../../shared/dates';
 import { alertId, alertOffset, participantKey } from '../../shared/encoding';
-import { sendConverted, toStringList } from '../../shared/fields';
+import { descriptionFormatField, sendConverted, toStringList } from '../../shared/fields';
 
 export const EVENT_RESOURCE = 'event';
 export type ApiVersion = 'v3' | 'v1';
@@ -12,7 +12,82 @@ export function showFor(operations: string[], versions: ApiVersion[] = ['v3', 'v
 	return { show: { authentication: versions, resource: [EVENT_RESOURCE], operation: operations } };
 }
 
+export const EVENT_ID_DESCRIPTION =
+	'Event ID exactly as the service gave it (IDs contain characters such as + / = and are case-sensitive; pass them unchanged)';
+
+/** The Event ID field: sent as `id` in the body, or in the query for Get. */
+export function eventIdField(displayOptions: INodeProperties['displayOptions'], send: 'body' | 'query' = 'body', extra = ''): INodeProperties {
+	return {
+		displayName: 'Event ID',
+		name: 'eventId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: `${EVENT_ID_DESCRIPTION}${extra}`,
+		displayOptions,
+		routing: { send: { type: send, property: 'id' } },
+	};
+}
+
+/** Account ID and Calendar ID of v3 writes, sent in the body. */
+export function accountAndCalendarFields(
+	operation: string,
+	versions: ApiVersion[],
+	descriptions: { account?: string; calendar?: string } = {},
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Account ID',
+			name: 'accountId',
+			type: 'string',
+			required: true,
+			default: '',
+			description: descriptions.account ?? 'Calendar account of the event (event IDs are only meaningful within their account)',
+			displayOptions: showFor([operation], versions.filter((version) => version === 'v3')),
+			routing: { send: { type: 'body', property: 'accountId' } },
+		},
+		{
+			displayName: 'Calendar ID',
+			name: 'calendarId',
+			type: 'string',
+			required: true,
+			default: '',
+			description: descriptions.calendar ?? 'Calendar of the event',
+			displayOptions: showFor([operation], versions),
+			routing: { send: { type: 'body', property: 'calendarId' } },
+		},
+	];
+}
+
+/** Action and offset of an alert, as the editor asks for them (add and remove alike). */
+export const alertValues: INodeProperties[] = [
+	{
+		displayName: 'Action',
+		name: 'action',
+		type: 'options',
+		options: [
+			{ name: 'Display', value: 'display' },
+			{ name: 'Email', value: 'email' },
+		],
+		default: 'display',
+	},
+	{
+		displayName: 'Minutes Before Start',
+		name: 'minutesBefore',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 15,
+	},
+];
+
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** The entries of a fixed collection (`{ participant: [...] }`), whatever an expression put there. */
+function listOf<T>(value: unknown, key: string): T[] {
+	const entries = value && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
+	if (entries === undefined || entries === null) return [];
+	return (Array.isArray(entries) ? entries : [entries]).filter((entry) => entry && typeof entry === 'object') as T[];
+}
 
 interface ParticipantInput {
 	email?: string;
@@ -23,14 +98,14 @@ interface ParticipantInput {
 /** Participants keyed by the base64 of their e-mail address, as the interface asks. */
 export function toParticipants(value: unknown): IDataObject {
 	const participants: IDataObject = {};
-	for (const { email = '', name, roles = ['attendee'] } of ((value as IDataObject)?.participant ?? []) as ParticipantInput[]) {
-		const address = email.trim();
-		if (!EMAIL.test(address)) throw new Error(`"${email}" is not an e-mail address`);
+	for (const { email, name, roles } of listOf<ParticipantInput>(value, 'participant')) {
+		const address = String(email ?? '').trim();
+		if (!EMAIL.test(address)) throw new Error(`"${String(email ?? '')}" is not an e-mail address`);
 		participants[participantKey(address)] = {
 			'@type': 'Participant',
 			email: address,
-			...(name ? { name } : {}),
-			roles: Object.fromEntries(roles.map((role) => [role, true])),
+			...(name ? { name: String(name) } : {}),
+			roles: Object.fromEntries((Array.isArray(roles) ? roles : ['attendee']).map((role) => [String(role), true])),
 		};
 	}
 	return participants;
@@ -52,12 +127,12 @@ interface AlertInput {
 }
 
 function alertsOf(value: unknown): Array<{ id: string; offset: string; action: string }> {
-	return (((value as IDataObject)?.alert ?? []) as AlertInput[]).map(({ minutesBefore = 15, action = 'display' }) => {
+	return listOf<AlertInput>(value, 'alert').map(({ minutesBefore = 15, action = 'display' }) => {
 		if (!Number.isInteger(minutesBefore) || minutesBefore < 0) {
-			throw new Error(`"${minutesBefore}" is not a whole number of minutes of 0 or more`);
+			throw new Error(`"${String(minutesBefore)}" is not a whole number of minutes of 0 or more`);
 		}
 		const offset = alertOffset(minutesBefore);
-		return { id: alertId(action, offset), offset, action };
+		return { id: alertId(String(action), offset), offset, action: String(action) };
 	});
 }
 
@@ -77,7 +152,7 @@ export function toRemovedAlerts(value: unknown): IDataObject {
 }
 
 export function toLocations(value: unknown): IDataObject {
-	const names = (((value as IDataObject)?.location ?? []) as Array<{ name?: string }>).map(({ name = '' }) => name.trim());
+	const names = listOf<{ name?: unknown }>(value, 'location').map(({ name }) => String(name ?? '').trim());
 	return Object.fromEntries(
 		names.filter((name) => name !== '').map((name, index) => [`location-${index + 1}`, { '@type': 'Location', name }]),
 	);
@@ -97,9 +172,12 @@ interface RuleInput {
 
 /** One JSCalendar RecurrenceRule from the editor's recurrence fields. */
 export function toRecurrenceRules(value: unknown): IDataObject[] {
-	const rule = ((value as IDataObject)?.rule ?? {}) as RuleInput;
-	const { frequency = 'weekly', interval = 1, byDay = [], nthOfPeriod = 0, byMonth = [], ends = 'never' } = rule;
+	const rule = listOf<RuleInput>(value, 'rule')[0] ?? {};
+	const { frequency = 'weekly', interval = 1, nthOfPeriod = 0, ends = 'never' } = rule;
+	const byDay = Array.isArray(rule.byDay) ? rule.byDay.map(String) : [];
+	const byMonth = Array.isArray(rule.byMonth) ? rule.byMonth : [];
 	if (!Number.isInteger(interval) || interval < 1) throw new Error('interval must be a whole number of 1 or more');
+	if (!Number.isInteger(nthOfPeriod)) throw new Error('nth weekday must be a whole number');
 	const result: IDataObject = { '@type': 'RecurrenceRule', frequency, interval };
 	if (byDay.length > 0) {
 		result.byDay = byDay.map((day) => ({ '@type': 'NDay', day, ...(nthOfPeriod ? { nthOfPeriod } : {}) }));
@@ -158,31 +236,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			placeholder: 'Add Alert',
 			default: {},
 			description: 'Reminders before the start. Cannot be combined with Use Default Alerts.',
-			options: [
-				{
-					displayName: 'Alert',
-					name: 'alert',
-					values: [
-						{
-							displayName: 'Action',
-							name: 'action',
-							type: 'options',
-							options: [
-								{ name: 'Display', value: 'display' },
-								{ name: 'Email', value: 'email' },
-							],
-							default: 'display',
-						},
-						{
-							displayName: 'Minutes Before Start',
-							name: 'minutesBefore',
-							type: 'number',
-							typeOptions: { minValue: 0 },
-							default: 15,
-						},
-					],
-				},
-			],
+			options: [{ displayName: 'Alert', name: 'alert', values: alertValues }],
 			routing: { send: { preSend: [sendConverted(`${collection}.alerts`, 'Alerts', 'alerts', toAlerts, { merge: true })] } },
 		},
 		{
@@ -202,17 +256,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			default: '',
 			routing: { send: { type: 'body', property: 'description' } },
 		},
-		{
-			displayName: 'Description Format',
-			name: 'descriptionContentType',
-			type: 'options',
-			options: [
-				{ name: 'Plain Text', value: 'text/plain' },
-				{ name: 'HTML', value: 'text/html' },
-			],
-			default: 'text/plain',
-			routing: { send: { type: 'body', property: 'descriptionContentType' } },
-		},
+		descriptionFormatField,
 		{
 			displayName: 'Free/Busy',
 			name: 'freeBusyStatus',

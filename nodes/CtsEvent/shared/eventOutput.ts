@@ -43,11 +43,19 @@ export function writeTiming(context: IExecuteSingleFunctions, requestOptions: IH
 	return requestOptions;
 }
 
-/** Alerts and the calendar's default alerts exclude each other. */
-export function checkAlertsCombination(context: IExecuteSingleFunctions, collection: string) {
+/**
+ * Alerts and the calendar's default alerts exclude each other: both set is refused; alerts
+ * alone also switch the defaults off, which the service requires of an event that used them.
+ */
+export function checkAlertsCombination(
+	context: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+	collection: string,
+) {
 	const fields = context.getNodeParameter(collection, {}) as IDataObject;
 	const alerts = ((fields.alerts as IDataObject | undefined)?.alert as unknown[] | undefined) ?? [];
-	if (fields.useDefaultAlerts === true && alerts.length > 0) {
+	if (alerts.length === 0) return;
+	if (fields.useDefaultAlerts === true) {
 		throw invalidField(
 			context.getNode(),
 			'Use Default Alerts',
@@ -55,4 +63,5 @@ export function checkAlertsCombination(context: IExecuteSingleFunctions, collect
 			context.getItemIndex(),
 		);
 	}
+	requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), useDefaultAlerts: false };
 }

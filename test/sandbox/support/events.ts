@@ -40,7 +40,7 @@ export function eventBody(extra: Record<string, unknown> = {}) {
 	return { ...IN_A, title: 'Meeting', ...timed(), ...extra };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Json = any;
 
 export class Events {

@@ -12,7 +12,7 @@ export interface Response {
 	status: number;
 	headers: Headers;
 	/** Parsed JSON body, or undefined when the body is empty. */
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	 
 	body: any;
 	text: string;
 }
@@ -87,14 +87,14 @@ export class Client {
 		return res.body.data.id as string;
 	}
 
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	 
 	async getTask(id: string, key = ALICE): Promise<any> {
 		const res = await this.get('/v3/tasks', { id }, { key });
 		if (res.status !== 200) throw new Error(`get failed: ${res.status} ${res.text}`);
 		return res.body.data.task;
 	}
 
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	 
 	async listTasks(query: Record<string, string> = {}, key = ALICE): Promise<any[]> {
 		const res = await this.get('/v3/tasks/list', { limit: '100', ...query }, { key });
 		if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { timeZoneField } from '../../../shared/fields';
-import { eventFieldOptions, showFor } from '../../shared/eventFields';
+import { accountAndCalendarFields, eventFieldOptions, showFor } from '../../shared/eventFields';
 import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
 
 const displayOptions = showFor(['create']);
@@ -11,7 +11,7 @@ export async function sendCreateTiming(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	checkAlertsCombination(this, 'additionalFields');
+	checkAlertsCombination(this, requestOptions, 'additionalFields');
 	const allDay = this.getNodeParameter('allDay', false) as boolean;
 	const byDuration = this.getNodeParameter('endMode', 'end') === 'duration';
 	return writeTiming(this, requestOptions, {
@@ -24,26 +24,7 @@ export async function sendCreateTiming(
 }
 
 export const eventCreateDescription: INodeProperties[] = [
-	{
-		displayName: 'Account ID',
-		name: 'accountId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'Calendar account the event belongs to (event IDs are only meaningful within their account)',
-		displayOptions: showFor(['create'], ['v3']),
-		routing: { send: { type: 'body', property: 'accountId' } },
-	},
-	{
-		displayName: 'Calendar ID',
-		name: 'calendarId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'Calendar to create the event in',
-		displayOptions,
-		routing: { send: { type: 'body', property: 'calendarId' } },
-	},
+	...accountAndCalendarFields('create', ['v3', 'v1'], { calendar: 'Calendar to create the event in' }),
 	{
 		displayName: 'Title',
 		name: 'title',

@@ -8,8 +8,7 @@ import type {
 
 import { serviceStatus } from '../../../shared/errors';
 import { runItemRequest } from '../../../shared/transport';
-import { showFor } from '../../shared/eventFields';
-import { eventIdDescription } from './get';
+import { accountAndCalendarFields, eventIdField, showFor } from '../../shared/eventFields';
 
 /** Series update mode of v3 update and delete; sent in the query only, as the interface requires. */
 export function seriesModeField(operation: string): INodeProperties {
@@ -56,34 +55,8 @@ export async function sendDelete(
 }
 
 export const eventDeleteDescription: INodeProperties[] = [
-	{
-		displayName: 'Event ID',
-		name: 'eventId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: eventIdDescription,
-		displayOptions: showFor(['delete']),
-		routing: { send: { type: 'body', property: 'id' } },
-	},
-	{
-		displayName: 'Account ID',
-		name: 'accountId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: showFor(['delete'], ['v3']),
-		routing: { send: { type: 'body', property: 'accountId' } },
-	},
-	{
-		displayName: 'Calendar ID',
-		name: 'calendarId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: showFor(['delete'], ['v3']),
-		routing: { send: { type: 'body', property: 'calendarId' } },
-	},
+	eventIdField(showFor(['delete'])),
+	...accountAndCalendarFields('delete', ['v3']),
 	seriesModeField('delete'),
 	{
 		displayName: 'Already Deleted Counts as Success',

@@ -1,16 +1,9 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { parseDateInput } from '../../../shared/dates';
-import { errorItem, invalidField } from '../../../shared/errors';
-import { toStringList } from '../../../shared/fields';
-import { ctsRequest } from '../../../shared/transport';
+import { invalidField } from '../../../shared/errors';
+import { returnAllAndLimitFields, toStringList } from '../../../shared/fields';
+import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
 import { withEnd } from '../../shared/eventOutput';
@@ -56,23 +49,7 @@ export const eventGetManyDescription: INodeProperties[] = [
 			'Events that start before this moment are included. Ranges longer than one list call allows are split and merged automatically.',
 		displayOptions,
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions,
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
-	},
+	...returnAllAndLimitFields(displayOptions),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -145,56 +122,33 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
  * a long range takes several requests per item.
  */
 export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const output: INodeExecutionData[] = [];
-	const items = this.getInputData();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const version = this.getNodeParameter('authentication', itemIndex) as ApiVersion;
-			const credentialType = version === 'v3' ? 'ctsApi' : 'ctsSyncApi';
-			const { accountId, calendarIds, windows, limit, series } = readQuery(this, itemIndex, version);
-			const seen = new Set<string>();
-			const events: IDataObject[] = [];
-			for (const window of windows) {
-				if (events.length >= limit) break;
-				const qs: IDataObject = { calendarIds: calendarIds.join(','), start: window.start, end: window.end };
-				if (accountId) qs.accountId = accountId;
-				const response = await ctsRequest.call(
-					this,
-					credentialType,
-					{ method: 'GET', url: `/${version}/events/list`, qs },
-					itemIndex,
-				);
-				for (const event of ((response.data as IDataObject | undefined)?.events as IDataObject[] | undefined) ?? []) {
-					const key = series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id);
-					if (seen.has(key)) continue;
-					seen.add(key);
-					events.push(event);
-				}
+	return await forEachItem(this, async (itemIndex) => {
+		const version = this.getNodeParameter('authentication', itemIndex) as ApiVersion;
+		const credentialType = version === 'v3' ? 'ctsApi' : 'ctsSyncApi';
+		const { accountId, calendarIds, windows, limit, series } = readQuery(this, itemIndex, version);
+		const seen = new Set<string>();
+		const events: IDataObject[] = [];
+		for (const window of windows) {
+			if (events.length >= limit) break;
+			const qs: IDataObject = { calendarIds: calendarIds.join(','), start: window.start, end: window.end };
+			if (accountId) qs.accountId = accountId;
+			const response = await ctsRequest.call(this, credentialType, { method: 'GET', url: `/${version}/events/list`, qs }, itemIndex);
+			for (const event of ((response.data as IDataObject | undefined)?.events as IDataObject[] | undefined) ?? []) {
+				const key = series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id);
+				if (seen.has(key)) continue;
+				seen.add(key);
+				events.push(event);
 			}
-			for (const event of events.slice(0, limit)) {
-				let result = event;
-				if (series && event.masterEventId) {
-					const master = await ctsRequest.call(
-						this,
-						'ctsApi',
-						{ method: 'GET', url: '/v3/events', qs: { id: String(event.masterEventId) } },
-						itemIndex,
-					);
-					result = ((master.data as IDataObject).event as IDataObject) ?? event;
-				}
-				output.push({ json: withEnd(result), pairedItem: { item: itemIndex } });
-			}
-		} catch (error) {
-			const nodeError =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			if (this.continueOnFail()) {
-				output.push(errorItem(nodeError, itemIndex));
-				continue;
-			}
-			throw nodeError;
 		}
-	}
-	return [output];
+		const output: IDataObject[] = [];
+		for (const event of events.slice(0, limit)) {
+			let result = event;
+			if (series && event.masterEventId) {
+				const master = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id: String(event.masterEventId) } }, itemIndex);
+				result = ((master.data as IDataObject).event as IDataObject) ?? event;
+			}
+			output.push(withEnd(result));
+		}
+		return output;
+	});
 }

@@ -1,21 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/eventFields';
-import { eventIdDescription } from './get';
+import { eventIdField, showFor } from '../../shared/eventFields';
 
 const displayOptions = showFor(['rsvp'], ['v1']);
 
 export const eventRsvpDescription: INodeProperties[] = [
-	{
-		displayName: 'Event ID',
-		name: 'eventId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: eventIdDescription,
-		displayOptions,
-		routing: { send: { type: 'body', property: 'id' } },
-	},
+	eventIdField(displayOptions),
 	{
 		displayName: 'Response',
 		name: 'rsvpAction',

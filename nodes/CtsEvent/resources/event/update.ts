@@ -3,9 +3,16 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 import { invalidField } from '../../../shared/errors';
 import { sendConverted, timeZoneField } from '../../../shared/fields';
 import { ctsRequest } from '../../../shared/transport';
-import { eventFieldOptions, showFor, toRemovedAlerts, toRemovedParticipants } from '../../shared/eventFields';
+import {
+	accountAndCalendarFields,
+	alertValues,
+	eventFieldOptions,
+	eventIdField,
+	showFor,
+	toRemovedAlerts,
+	toRemovedParticipants,
+} from '../../shared/eventFields';
 import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
-import { eventIdDescription } from './get';
 import { seriesModeField } from './delete';
 
 const displayOptions = showFor(['update']);
@@ -22,7 +29,7 @@ export async function sendUpdateTiming(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	checkAlertsCombination(this, 'updateFields');
+	checkAlertsCombination(this, requestOptions, 'updateFields');
 	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
 	const given = TIMING_FIELDS.filter((name) => fields[name] !== undefined && fields[name] !== '');
 	if (given.length === 0) return requestOptions;
@@ -81,25 +88,7 @@ function updateFieldOptions(): INodeProperties[] {
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Alert to Remove',
 			default: {},
-			options: [
-				{
-					displayName: 'Alert',
-					name: 'alert',
-					values: [
-						{
-							displayName: 'Action',
-							name: 'action',
-							type: 'options',
-							options: [
-								{ name: 'Display', value: 'display' },
-								{ name: 'Email', value: 'email' },
-							],
-							default: 'display',
-						},
-						{ displayName: 'Minutes Before Start', name: 'minutesBefore', type: 'number', typeOptions: { minValue: 0 }, default: 15 },
-					],
-				},
-			],
+			options: [{ displayName: 'Alert', name: 'alert', values: alertValues }],
 			routing: { send: { preSend: [sendConverted(`${collection}.alertsToRemove`, 'Alerts to Remove', 'alerts', toRemovedAlerts, { merge: true })] } },
 		},
 		{
@@ -159,26 +148,8 @@ export const eventUpdateDescription: INodeProperties[] = [
 		default: 'id',
 		displayOptions: showFor(['update'], ['v3']),
 	},
-	{
-		displayName: 'Event ID',
-		name: 'eventId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: eventIdDescription,
-		displayOptions: { show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['id'] } },
-		routing: { send: { type: 'body', property: 'id' } },
-	},
-	{
-		displayName: 'Event ID',
-		name: 'eventId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: eventIdDescription,
-		displayOptions: showFor(['update'], ['v1']),
-		routing: { send: { type: 'body', property: 'id' } },
-	},
+	eventIdField({ show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['id'] } }),
+	eventIdField(showFor(['update'], ['v1'])),
 	{
 		displayName: 'Master Event ID',
 		name: 'masterEventId',
@@ -208,24 +179,7 @@ export const eventUpdateDescription: INodeProperties[] = [
 		displayOptions: { show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['occurrence'] } },
 		routing: { send: { type: 'body', property: 'recurrenceIdTimeZone', value: '={{ $value || undefined }}' } },
 	}),
-	{
-		displayName: 'Account ID',
-		name: 'accountId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: showFor(['update'], ['v3']),
-		routing: { send: { type: 'body', property: 'accountId' } },
-	},
-	{
-		displayName: 'Calendar ID',
-		name: 'calendarId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: showFor(['update'], ['v3']),
-		routing: { send: { type: 'body', property: 'calendarId' } },
-	},
+	...accountAndCalendarFields('update', ['v3']),
 	seriesModeField('update'),
 	{
 		displayName: 'Update Fields',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendConverted } from '../../../shared/fields';
+import { descriptionFormatField, sendConverted } from '../../../shared/fields';
 import { estimatedDurationOption, showFor, taskFieldOptions } from '../../shared/taskFields';
 
 const displayOptions = showFor('create');
@@ -33,18 +33,7 @@ export const taskCreateDescription: INodeProperties[] = [
 		displayOptions,
 		options: ([
 			...taskFieldOptions('additionalFields', ['needs-action', 'completed']).filter((field) => field.name !== 'title'),
-			{
-				displayName: 'Description Format',
-				name: 'descriptionContentType',
-				type: 'options',
-				options: [
-					{ name: 'Plain Text', value: 'text/plain' },
-					{ name: 'HTML', value: 'text/html' },
-				],
-				default: 'text/plain',
-				description: 'Whether the description is plain text or HTML',
-				routing: { send: { type: 'body', property: 'descriptionContentType' } },
-			},
+			descriptionFormatField,
 			estimatedDurationOption('additionalFields'),
 			{
 				displayName: 'Parent Task ID',

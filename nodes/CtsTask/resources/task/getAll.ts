@@ -1,38 +1,16 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { parseDateInput } from '../../../shared/dates';
-import { errorItem, invalidField } from '../../../shared/errors';
+import { invalidField } from '../../../shared/errors';
+import { returnAllAndLimitFields } from '../../../shared/fields';
 import { TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
-import { ctsRequest } from '../../../shared/transport';
+import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { showFor } from '../../shared/taskFields';
 
 const displayOptions = showFor('getAll');
 
 export const taskGetManyDescription: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions,
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
-	},
+	...returnAllAndLimitFields(displayOptions),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -59,61 +37,41 @@ export const taskGetManyDescription: INodeProperties[] = [
  * several requests per item and an output notice when the interface cannot page further.
  */
 export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const output: INodeExecutionData[] = [];
-	const items = this.getInputData();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-			const limit = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);
-			if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
-				throw invalidField(this.getNode(), 'Limit', `"${limit}" is not a whole number of 1 or more`, itemIndex);
-			}
-			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-			let updatedAfter: string | undefined;
-			if (filters.updatedAfter) {
-				const date = parseDateInput(filters.updatedAfter, this.getTimezone());
-				if (!date) {
-					throw invalidField(this.getNode(), 'Updated After', `"${String(filters.updatedAfter)}" is not a date and time`, itemIndex);
-				}
-				updatedAfter = date.toUTC().toISO() ?? undefined;
-			}
-
-			const seen = new Set<string>();
-			const result = await walkTasks(
-				async (after, pageLimit) => {
-					const qs: IDataObject = { limit: pageLimit };
-					if (after) qs.updatedAfter = after;
-					const response = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex);
-					return ((response.data as IDataObject | undefined)?.tasks as IDataObject[] | undefined) ?? [];
-				},
-				{ updated: updatedAfter, idsAtUpdated: [] },
-				limit,
-			);
-			for (const task of result.tasks) {
-				// A task changed while the list was being read shows up again with its newer version.
-				const id = String(task.id);
-				if (seen.has(id)) continue;
-				seen.add(id);
-				output.push({ json: task, pairedItem: { item: itemIndex } });
-			}
-			if (result.overflowedAt.length > 0) {
-				this.addExecutionHints({
-					message: `More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`,
-					type: 'warning',
-					location: 'outputPane',
-				});
-			}
-		} catch (error) {
-			const nodeError =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			if (this.continueOnFail()) {
-				output.push(errorItem(nodeError, itemIndex));
-				continue;
-			}
-			throw nodeError;
+	return await forEachItem(this, async (itemIndex) => {
+		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+		const limit = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);
+		if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
+			throw invalidField(this.getNode(), 'Limit', `"${limit}" is not a whole number of 1 or more`, itemIndex);
 		}
-	}
-	return [output];
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		let updatedAfter: string | undefined;
+		if (filters.updatedAfter) {
+			const date = parseDateInput(filters.updatedAfter, this.getTimezone());
+			if (!date) {
+				throw invalidField(this.getNode(), 'Updated After', `"${String(filters.updatedAfter)}" is not a date and time`, itemIndex);
+			}
+			updatedAfter = date.toUTC().toISO() ?? undefined;
+		}
+
+		const result = await walkTasks(
+			async (after, pageLimit) => {
+				const qs: IDataObject = { limit: pageLimit };
+				if (after) qs.updatedAfter = after;
+				const response = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex);
+				return ((response.data as IDataObject | undefined)?.tasks as IDataObject[] | undefined) ?? [];
+			},
+			{ updated: updatedAfter, idsAtUpdated: [] },
+			limit,
+		);
+		if (result.overflowedAt.length > 0) {
+			this.addExecutionHints({
+				message: `More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`,
+				type: 'warning',
+				location: 'outputPane',
+			});
+		}
+		// A task changed while the list was being read shows up again with its newer version.
+		const seen = new Set<string>();
+		return result.tasks.filter((task) => !seen.has(String(task.id)) && seen.add(String(task.id)));
+	});
 }

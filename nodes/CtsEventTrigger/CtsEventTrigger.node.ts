@@ -1,0 +1,196 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { serviceStatus } from '../shared/errors';
+import { toStringList } from '../shared/fields';
+import { ctsRequest, ctsResponse, serviceTime } from '../shared/transport';
+import { MAX_WINDOW_MONTHS } from '../shared/windows';
+import { withEnd } from '../CtsEvent/shared/eventOutput';
+import { decide, type EventTriggerState, type TriggerEvent } from './state';
+
+const DAY_MS = 24 * 3600 * 1000;
+const MINUTE_MS = 60 * 1000;
+/** Six months, the longest window one list call accepts, counted short (181 days fit any six months). */
+const MAX_WINDOW_DAYS = 181;
+/** How far the local clock may drift from the service's between polls before the window is placed again. */
+const CLOCK_SKEW_MS = 5 * MINUTE_MS;
+
+export class CtsEventTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CTS Event Trigger',
+		name: 'ctsEventTrigger',
+		icon: { light: 'file:../../icons/cts.svg', dark: 'file:../../icons/cts.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"On " + $parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when calendar events are created, changed, cancelled, about to start or ended',
+		defaults: { name: 'CTS Event Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'ctsApi', required: true }],
+		properties: [
+			{
+				displayName: 'Account ID',
+				name: 'accountId',
+				type: 'string',
+				required: true,
+				default: '',
+				description: 'Calendar account to watch',
+			},
+			{
+				displayName: 'Calendar IDs',
+				name: 'calendarIds',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'e.g. cal-primary, cal-team',
+				description: 'One or more calendars of that account, separated by commas',
+			},
+			{
+				displayName: 'Trigger On',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				options: [
+					{ name: 'Event Cancelled or Deleted', value: 'cancelled', description: 'An event or occurrence in the window was deleted or cancelled' },
+					{ name: 'Event Created', value: 'created', description: 'An event or occurrence appears in the window for the first time' },
+					{ name: 'Event Ended', value: 'ended', description: 'An occurrence ended' },
+					{ name: 'Event Starting', value: 'started', description: 'An occurrence starts within the chosen number of minutes' },
+					{ name: 'Event Updated', value: 'updated', description: 'An event or occurrence in the window changed' },
+				],
+				default: ['created', 'updated', 'cancelled'],
+			},
+			{
+				displayName: 'Minutes Before Start',
+				name: 'minutesBefore',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 10,
+				description: 'Fire "Event Starting" this many minutes before an occurrence starts (0 = when it starts)',
+				displayOptions: { show: { events: ['started'] } },
+			},
+			{
+				displayName: 'Look Ahead (Days)',
+				name: 'lookAheadDays',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_WINDOW_DAYS },
+				default: 14,
+				description: `How far ahead to watch. Each check lists this window once (10 points); at most ${MAX_WINDOW_DAYS} days, what one list call allows.`,
+			},
+			{
+				displayName: 'Look Back (Days)',
+				name: 'lookBackDays',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 30 },
+				default: 0,
+				description: 'Also watch events that started up to this many days ago (for changes to recent events)',
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState };
+		const accountId = String(this.getNodeParameter('accountId', '')).trim();
+		const calendarIds = toStringList(this.getNodeParameter('calendarIds', ''));
+		const events = this.getNodeParameter('events', []) as TriggerEvent[];
+		const leadMs = Number(this.getNodeParameter('minutesBefore', 10)) * MINUTE_MS;
+		const lookAheadMs = Number(this.getNodeParameter('lookAheadDays', 14)) * DAY_MS;
+		const lookBackMs = Number(this.getNodeParameter('lookBackDays', 0)) * DAY_MS;
+		if (!accountId || calendarIds.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Account ID and Calendar IDs: enter the account and at least one of its calendars');
+		}
+		if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
+			throw new NodeOperationError(this.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);
+		}
+
+		const previous = staticData.state;
+		// The window is placed on the service's time, carried forward on the local clock since the
+		// previous poll (a first poll reads it: 1 point). Decisions use the time the list answered at.
+		const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : await serviceTime.call(this);
+		const previousMs = previous?.serviceTimeMs ?? estimateMs;
+		const listWindow = async (aroundMs: number) => {
+			// The window reaches back to the previous poll, so occurrences that ended in between are seen.
+			const endMs = aroundMs + lookAheadMs;
+			const startMs = Math.max(Math.min(previousMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
+			const response = await ctsResponse.call(this, 'ctsApi', {
+				method: 'GET',
+				url: '/v3/events/list',
+				qs: {
+					accountId,
+					calendarIds: calendarIds.join(','),
+					start: new Date(startMs).toISOString(),
+					end: new Date(endMs).toISOString(),
+				},
+			});
+			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
+			const answeredAt = Math.max(Date.parse(String(response.headers.date ?? '')) || aroundMs, previousMs);
+			return { listed, answeredAt, startMs, endMs };
+		};
+		let window = await listWindow(estimateMs);
+		if (Math.abs(window.answeredAt - estimateMs) > CLOCK_SKEW_MS) {
+			// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
+			window = await listWindow(window.answeredAt);
+		}
+		const { listed, answeredAt: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
+
+		if (this.getMode() === 'manual') {
+			const sample = listed[0];
+			if (!sample) {
+				throw new NodeOperationError(this.getNode(), 'No events in the watched window', {
+					description: 'Create an event in one of these calendars within the look-ahead window, or widen the window, then fetch again.',
+				});
+			}
+			return [[{ json: { ...withEnd(sample), triggerEvent: 'created' } }]];
+		}
+
+		const state: EventTriggerState = previous ?? { serviceTimeMs: nowMs, localTimeMs: Date.now(), known: {}, started: [], ended: [] };
+		const decision = decide(listed, state, { nowMs, previousMs, windowStartMs, windowEndMs, leadMs });
+		const fired = previous ? decision.fired : []; // a first poll only learns what is there
+
+		// An occurrence that left the list while a new one with the same recurrence ID appeared was
+		// replaced (a "this and following" edit starts a new series): that is one update.
+		const newcomers = new Map(
+			fired
+				.filter(({ event, data }) => event === 'created' && typeof data.recurrenceId === 'string')
+				.map((entry) => [`${String(entry.data.calendarId)}|${String(entry.data.recurrenceId)}`, entry]),
+		);
+		for (const gone of previous ? decision.vanished : []) {
+			const replacement = gone.recurrenceId ? newcomers.get(`${gone.calendarId}|${gone.recurrenceId}`) : undefined;
+			if (replacement) {
+				replacement.event = 'updated';
+				replacement.data = { ...replacement.data, previousId: gone.id };
+				continue;
+			}
+			// Otherwise it was deleted, or moved out of the window: one read tells.
+			const now = await readEventOrGone(this, gone.id);
+			fired.push(now ? { event: 'updated', data: now } : { event: 'cancelled', data: { ...gone } });
+		}
+
+		staticData.state = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: Date.now() };
+		const items = fired
+			.filter(({ event }) => events.includes(event))
+			.map(({ event, data }) => ({ json: { ...withEnd(data), triggerEvent: event } }));
+		return items.length > 0 ? [items] : null;
+	}
+}
+
+/** The event as it is now, or null when the service says it is gone (404). */
+async function readEventOrGone(context: IPollFunctions, id: string): Promise<IDataObject | null> {
+	let failure: unknown;
+	try {
+		const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id } });
+		return ((answer.data as IDataObject)?.event as IDataObject | undefined) ?? null;
+	} catch (error) {
+		failure = error;
+	}
+	if (serviceStatus(failure) === 404) return null;
+	throw failure as NodeOperationError;
+}

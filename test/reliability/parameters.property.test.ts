@@ -1,0 +1,199 @@
+/**
+ * Property-based tests through the real engine: random and hostile values in the nodes'
+ * parameters never cause an uncaught exception. A run either succeeds or fails with an n8n
+ * error: n8n's own parameter check (naming the parameter), a NodeOperationError before the
+ * request (starting with the field), or a NodeApiError carrying the service's verdict.
+ */
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { Engine } from '../harness/engine';
+import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
+
+const sandbox = new SandboxClient();
+const engine = new Engine({ ctsTask: new CtsTask(), ctsEvent: new CtsEvent() });
+
+beforeAll(async () => {
+	await sandbox.start();
+	await sandbox.reset();
+	await sandbox.control('limits', { points: null });
+});
+afterAll(async () => await sandbox.stop());
+
+/** Values a parameter may receive from the editor, an expression or an AI agent. */
+const anyValue = fc.oneof(
+	fc.string({ maxLength: 40 }),
+	fc.constantFrom('', ' ', '2026-12-01', '2026-12-01T09:00:00', '2026-12-01T09:00:00+05:30', 'EST', 'GMT+1', 'Europe/Berlin', 'PT1H', 'P1D', '-PT5M', 'null', '{}', '[]', 'a@b.c', '🙂', 'x'.repeat(5000)),
+	fc.integer(),
+	fc.double({ noNaN: false }),
+	fc.boolean(),
+	fc.constant(null),
+	fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }),
+	fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+);
+
+/**
+ * An expression that evaluates to one of those values, as users and agents write them. (Text
+ * holding `{{` or `}}` would break the expression itself: n8n reports that before any node code.)
+ */
+const asExpression = anyValue
+	.map((value) => `={{ ${JSON.stringify(value)} }}`)
+	.filter((expression) => !expression.slice(3, -3).includes('}}') && !expression.slice(3, -3).includes('{{'));
+const parameterValue = fc.oneof(anyValue, asExpression);
+
+const knownErrorMessage = /^([A-Z][\w /()'-]*: .+|The service rejected the request.*|Task not found.*|Event not found.*|Not found.*|The change to task .*)$/s;
+
+async function expectCleanOutcome(type: string, parameters: IDataObject) {
+	const { error, items } = await engine.runNode({
+		type,
+		parameters,
+		credentials: {
+			ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url },
+			ctsSyncApi: { token: await sandbox.token('alice'), syncUrl: sandbox.url },
+		},
+	});
+	if (!error) {
+		expect(items.length).toBeGreaterThanOrEqual(0);
+		return;
+	}
+	if (error.name === 'WorkflowHasIssuesError') {
+		// n8n's own check of parameter presence and types, shown on the node in the editor.
+		expect(error.message).toMatch(/Parameter "[^"]+"/);
+		return;
+	}
+	expect(['NodeApiError', 'NodeOperationError']).toContain(error.name);
+	expect(error.message).toMatch(knownErrorMessage);
+	expect(error.message).not.toMatch(/Cannot read prop|is not a function|undefined \(reading/);
+}
+
+it('Task Create and Update: any field values end in success or an error naming the problem', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.record({
+				title: parameterValue,
+				due: parameterValue,
+				timeZone: parameterValue,
+				priority: parameterValue,
+				progress: parameterValue,
+				tags: parameterValue,
+				description: parameterValue,
+				hours: parameterValue,
+			}),
+			fc.boolean(),
+			async (values, update) => {
+				const fields = {
+					due: values.due,
+					timeZone: values.timeZone,
+					priority: values.priority,
+					progress: values.progress,
+					tags: values.tags,
+					description: values.description,
+					estimatedDuration: { duration: { hours: values.hours, minutes: 5 } },
+				};
+				const parameters = update
+					? { resource: 'task', operation: 'update', taskId: 'x', updateFields: { ...fields, title: values.title } }
+					: { resource: 'task', operation: 'create', title: values.title, returnFullTask: false, additionalFields: fields };
+				await expectCleanOutcome('ctsTask', parameters);
+			},
+		),
+		{ numRuns: 150 },
+	);
+}, 300_000);
+
+it('Event Create: any timing and field values end in success or an error naming the problem', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.record({
+				start: parameterValue,
+				end: parameterValue,
+				duration: parameterValue,
+				timeZone: parameterValue,
+				allDay: fc.oneof(fc.boolean(), parameterValue),
+				participants: parameterValue,
+				minutes: parameterValue,
+				count: parameterValue,
+				byMonthDay: parameterValue,
+			}),
+			fc.constantFrom('v3', 'v1'),
+			async (values, version) => {
+				await expectCleanOutcome('ctsEvent', {
+					authentication: version,
+					resource: 'event',
+					operation: 'create',
+					accountId: 'acc-alice-a',
+					calendarId: 'cal-alice-a-primary',
+					title: 'x',
+					start: values.start,
+					allDay: values.allDay,
+					endMode: typeof values.duration === 'string' && values.duration.startsWith('P') ? 'duration' : 'end',
+					end: values.end,
+					duration: values.duration,
+					timeZone: values.timeZone,
+					additionalFields: {
+						participants: { participant: [{ email: values.participants, roles: ['attendee'] }] },
+						alerts: { alert: [{ minutesBefore: values.minutes, action: 'display' }] },
+						recurrence: { rule: { frequency: 'monthly', interval: 1, byMonthDay: values.byMonthDay, ends: 'count', count: values.count } },
+					},
+				});
+			},
+		),
+		{ numRuns: 150 },
+	);
+}, 300_000);
+
+it('Task Get Many and Event Get Many: any filter values end cleanly', async () => {
+	await fc.assert(
+		fc.asyncProperty(parameterValue, parameterValue, parameterValue, parameterValue, async (limit, updatedAfter, start, end) => {
+			await expectCleanOutcome('ctsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit, filters: { updatedAfter } });
+			await expectCleanOutcome('ctsEvent', {
+				authentication: 'v3',
+				resource: 'event',
+				operation: 'getAll',
+				accountId: 'acc-alice-a',
+				calendarIds: 'cal-alice-a-primary',
+				start,
+				end,
+				returnAll: false,
+				limit,
+			});
+		}),
+		{ numRuns: 100 },
+	);
+}, 300_000);
+
+it('Event Update and Delete: any identification, timing and field values end cleanly', async () => {
+	const { body } = await sandbox.api('POST', '/v3/events/create', {
+		body: { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary', title: 't', start: '2026-12-01T09:00:00', duration: 'PT1H', timeZone: 'UTC', showWithoutTime: false },
+	});
+	const realId = body.data.event.id as string;
+	await fc.assert(
+		fc.asyncProperty(
+			fc.record({
+				eventId: fc.oneof(fc.constant(realId), parameterValue),
+				start: parameterValue,
+				end: parameterValue,
+				timeZone: parameterValue,
+				allDay: fc.oneof(fc.boolean(), parameterValue),
+				remove: parameterValue,
+				mode: fc.oneof(fc.constantFrom('single', 'future', 'all'), parameterValue),
+			}),
+			fc.constantFrom('update', 'delete'),
+			async (values, operation) => {
+				await expectCleanOutcome('ctsEvent', {
+					authentication: 'v3',
+					resource: 'event',
+					operation,
+					identifyBy: 'id',
+					eventId: values.eventId,
+					accountId: 'acc-alice-a',
+					calendarId: 'cal-alice-a-primary',
+					seriesUpdateMode: values.mode,
+					updateFields: { start: values.start, end: values.end, timeZone: values.timeZone, allDay: values.allDay, participantsToRemove: values.remove },
+				});
+			},
+		),
+		{ numRuns: 100 },
+	);
+}, 300_000);
