@@ -41,6 +41,8 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 	let page;
 
 	const shot = async (name) => {
+		// Panels slide in: let them settle.
+		await page.waitForTimeout(1000);
 		mkdirSync(SHOTS, { recursive: true });
 		const file = join(SHOTS, `${name}.png`);
 		await page.screenshot({ path: file });
