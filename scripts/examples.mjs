@@ -5,6 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 
+/** The owner account `npm start` creates (a local instance: the password is printed anyway). */
+export const START_OWNER = { email: 'owner@example.com', password: 'CtsSandbox-1', firstName: 'CTS', lastName: 'Owner' };
+
 export const EXAMPLE_CREDENTIALS = {
 	api: { name: 'CTS API (sandbox)', type: 'ctsApi' },
 	sync: { name: 'CTS Sync API (sandbox)', type: 'ctsSyncApi' },

@@ -73,6 +73,11 @@ export class N8nRestClient {
 		return await this.request('GET', '/credentials');
 	}
 
+	/** A credential with its data (secret fields come back redacted, as the editor gets them). */
+	async getCredential(id) {
+		return await this.request('GET', `/credentials/${id}?includeData=true`);
+	}
+
 	async createCredential({ name, type, data }) {
 		return await this.request('POST', '/credentials', { name, type, data });
 	}

@@ -7,17 +7,17 @@
  * workflows, and prints where to go. State is kept in .n8n-runtime/start/ (delete that folder
  * to start over). Ctrl-C stops both.
  *
- * Environment: N8N_PORT (default 5678), SANDBOX_PORT (default 8787).
+ * Environment: N8N_PORT (default 5678), SANDBOX_PORT (default 8787), CTS_START_DIR (where the
+ * state is kept, default .n8n-runtime/start).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
-import { exampleWorkflows, EXAMPLE_CREDENTIALS } from './examples.mjs';
+import { exampleWorkflows, EXAMPLE_CREDENTIALS, START_OWNER as OWNER } from './examples.mjs';
 import { ensureRuntime, freePort, n8nEnv, projectRoot, runtimeRoot, startN8n } from './n8n-runtime.mjs';
 import { N8nRestClient } from './n8n-rest.mjs';
 
-export const OWNER = { email: 'owner@example.com', password: 'CtsSandbox-1', firstName: 'CTS', lastName: 'Owner' };
 const SANDBOX_KEY = 'sandbox-alice-key';
 const TOKEN_TTL_SECONDS = 365 * 24 * 3600;
 
@@ -82,7 +82,7 @@ async function main() {
 		if (await portInUse(port)) throw new Error(`Port ${port} for ${what} is in use (another npm start?). Stop that, or set ${variable}=<port>.`);
 	}
 
-	const stateDir = join(runtimeRoot, 'start');
+	const stateDir = process.env.CTS_START_DIR ? resolve(process.env.CTS_START_DIR) : join(runtimeRoot, 'start');
 	const userFolder = join(stateDir, 'n8n');
 	mkdirSync(userFolder, { recursive: true });
 
