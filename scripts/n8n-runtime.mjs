@@ -9,8 +9,8 @@
  * Plain Node ESM without dependencies. Exports helpers to run the n8n CLI and to start n8n
  * with a hermetic environment (own user folder, fixed encryption key, no telemetry).
  */
-import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -242,8 +242,15 @@ async function install(info, log) {
 		count: countPackages(join(info.dir, 'node_modules')),
 	});
 
-	// 3. The one native module n8n needs to start: sqlite3, built against this Node.js.
+	// 3. The one native module n8n needs to start: sqlite3. It is an N-API module: a build made
+	// with an older Node.js (n8n 1.x's Node 20) also runs on a newer one, so it is reused when it
+	// loads and works here; otherwise it is built.
 	const sqlite = join(info.dir, 'node_modules', 'sqlite3');
+	if (reuseSqliteBuild(info, sqlite, log)) {
+		writeFileSync(info.markerFile, `${JSON.stringify(markerContent(info), null, 2)}\n`);
+		log(`n8n ${info.n8nVersion} installed in ${formatSeconds(Date.now() - started)}`);
+		return;
+	}
 	const gypArgs = nodeGyp ? [nodeGyp] : [npmCli, 'exec', '--yes', '--', 'node-gyp'];
 	await runStep({
 		title: 'sqlite3 native build',
@@ -257,6 +264,34 @@ async function install(info, log) {
 
 	writeFileSync(info.markerFile, `${JSON.stringify(markerContent(info), null, 2)}\n`);
 	log(`n8n ${info.n8nVersion} installed in ${formatSeconds(Date.now() - started)}`);
+}
+
+const SQLITE_BINARY = join('build', 'Release', 'node_sqlite3.node');
+
+/** Copies sqlite3's native build from another installed line with the same sqlite3 version. */
+function reuseSqliteBuild(info, sqlite, log) {
+	const version = (dir) => {
+		try {
+			return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+		} catch {
+			return undefined;
+		}
+	};
+	for (const other of Object.keys(RUNTIMES).map(runtimeInfo)) {
+		const otherSqlite = join(other.dir, 'node_modules', 'sqlite3');
+		if (other.dir === info.dir || !isInstalled(other.line) || version(otherSqlite) !== version(sqlite)) continue;
+		if (!existsSync(join(otherSqlite, SQLITE_BINARY))) continue;
+		mkdirSync(join(sqlite, 'build', 'Release'), { recursive: true });
+		copyFileSync(join(otherSqlite, SQLITE_BINARY), join(sqlite, SQLITE_BINARY));
+		const probe = `new (require(${JSON.stringify(sqlite)}).Database)(':memory:').get('select 1 as one', (e, r) => process.exit(!e && r.one === 1 ? 0 : 1))`;
+		const check = spawnSync(info.nodeBin, ['-e', probe], { encoding: 'utf8', timeout: 30_000 });
+		if (check.status === 0) {
+			log(`  sqlite3 native build: reused from n8n ${other.n8nVersion} (N-API)`);
+			return true;
+		}
+		rmSync(join(sqlite, 'build'), { recursive: true, force: true });
+	}
+	return false;
 }
 
 /** A free TCP port on 127.0.0.1. */
