@@ -1,0 +1,185 @@
+/**
+ * The editor of a started n8n 2.41.1 in a real browser (Debian's Chromium, headless, driven
+ * by playwright-core): log in, create a workflow, find "CTS" in the node panel, add the Task
+ * node, switch operations and see their fields, open the credential and run its test, run the
+ * node and see its output.
+ *
+ * Screenshots go to test-output/screenshots/; with UPDATE_SCREENSHOTS=1 also to docs/ (the
+ * README shows those).
+ */
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { projectRoot } from '../../scripts/n8n-runtime.mjs';
+import { N8nHarness, OWNER } from './support/n8n.mjs';
+import { startSandbox } from './support/sandbox.mjs';
+
+const require = createRequire(import.meta.url);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(projectRoot, 'test-output', 'screenshots');
+const DOCS = join(projectRoot, 'docs');
+
+function loadPlaywright() {
+	try {
+		return require('playwright-core');
+	} catch {
+		return undefined;
+	}
+}
+
+const playwright = loadPlaywright();
+const missing = !playwright ? 'playwright-core is not installed (npm install)' : !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : undefined;
+if (missing && process.env.CI) throw new Error(`The editor test needs a browser: ${missing}`);
+
+describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
+	let sandbox;
+	let n8n;
+	let browser;
+	let page;
+
+	const shot = async (name) => {
+		// Panels slide in: let them settle.
+		await page.waitForTimeout(1000);
+		mkdirSync(SHOTS, { recursive: true });
+		const file = join(SHOTS, `${name}.png`);
+		await page.screenshot({ path: file });
+		if (process.env.UPDATE_SCREENSHOTS === '1') {
+			mkdirSync(DOCS, { recursive: true });
+			copyFileSync(file, join(DOCS, `${name}.png`));
+		}
+	};
+
+	/** Field names (parameter names) the node's form shows, in order. */
+	const formFields = () =>
+		page.evaluate(() =>
+			[...document.querySelectorAll('[data-test-id="node-parameters"] [data-test-id^="parameter-input-"]')]
+				.map((element) => element.getAttribute('data-test-id').replace('parameter-input-', ''))
+				.filter((name) => !['field', 'item', 'alwaysOutputData', 'executeOnce', 'retryOnFail', 'onError', 'notes', 'notesInFlow'].includes(name)),
+		);
+
+	const chooseOperation = async (name) => {
+		const option = page
+			.locator('[data-test-id="parameter-input-item"]:visible')
+			.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^${name}$`) }) })
+			.first();
+		for (let attempt = 0; attempt < 5 && !(await option.isVisible()); attempt++) {
+			await page.click('[data-test-id="parameter-input-operation"]');
+			await page.waitForTimeout(500);
+		}
+		await option.click();
+		await page.locator('[data-test-id="parameter-input-operation"] input').first().waitFor();
+		await page.waitForFunction(
+			(expected) => document.querySelector('[data-test-id="parameter-input-operation"] input')?.value === expected,
+			name,
+		);
+	};
+
+	before(async () => {
+		sandbox = await startSandbox();
+		n8n = await N8nHarness.create({ line: '2' });
+		await n8n.start();
+		await n8n.rest.ensureOwner(OWNER);
+		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
+		// playwright gives the browser a fresh profile of its own.
+		browser = await playwright.chromium.launch({
+			executablePath: CHROMIUM,
+			headless: true,
+			args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+		});
+		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+		context.setDefaultTimeout(60_000);
+		page = await context.newPage();
+	});
+
+	after(async () => {
+		await browser?.close();
+		await n8n?.dispose();
+		await sandbox?.close();
+	});
+
+	it('logs in and creates a workflow', async () => {
+		await page.goto(`${n8n.server.url}/signin`);
+		await page.fill('#emailOrLdapLoginId', OWNER.email);
+		await page.fill('#password', OWNER.password);
+		await page.click('[data-test-id="form-submit-button"]');
+		await page.waitForURL((url) => !url.pathname.includes('signin'));
+		await page.goto(`${n8n.server.url}/workflow/new`);
+		await page.waitForSelector('[data-test-id="canvas-plus-button"], [data-test-id="canvas-add-button"]');
+		assert.match(page.url(), /\/workflow\//);
+	});
+
+	it('finds "CTS" in the node panel and adds the Task node', async () => {
+		// A manual trigger first, so the panel offers regular nodes next.
+		await page.click('[data-test-id="canvas-plus-button"]');
+		await page.keyboard.type('manual');
+		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first().click();
+		await page.waitForSelector('[data-test-id="canvas-handle-plus"]');
+		await page.click('[data-test-id="canvas-handle-plus"]');
+		await page.keyboard.type('CTS');
+		const names = page.locator('[data-test-id="node-creator-item-name"]');
+		await names.filter({ hasText: /^CTS Event$/ }).first().waitFor();
+		const listed = await names.allTextContents();
+		assert.deepEqual(listed.slice(0, 2).map((name) => name.trim()), ['CTS Task', 'CTS Event']);
+
+		await names.filter({ hasText: /^CTS Task$/ }).first().click();
+		await names.filter({ hasText: /^Create a task$/ }).first().waitFor();
+		const actions = (await names.allTextContents()).map((name) => name.trim());
+		for (const action of ['Complete a task', 'Create a task', 'Delete a task', 'Get a task', 'Get many tasks', 'Move a task', 'Reopen a task', 'Update a task']) {
+			assert.ok(actions.includes(action), `the panel offers "${action}"`);
+		}
+		await shot('node-panel');
+
+		await names.filter({ hasText: /^Create a task$/ }).first().click();
+		await page.waitForSelector('[data-test-id="ndv"] [data-test-id="parameter-input-title"]');
+		// The only CTS API credential is chosen by itself.
+		assert.match(await page.locator('[data-test-id="node-credentials-select"] input').first().inputValue(), /CTS API \(sandbox\)/);
+	});
+
+	it('shows the right fields for each operation', async () => {
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnFullTask']);
+		await chooseOperation('Move');
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'position', 'parent', 'returnTask']);
+		await shot('node-form-move');
+		await chooseOperation('Get');
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId']);
+		await chooseOperation('Get Many');
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'returnAll', 'limit']);
+		assert.ok(await page.getByText('Add Filter').first().isVisible(), 'the Filters collection is offered');
+		await chooseOperation('Close');
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask']);
+		await chooseOperation('Create');
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnFullTask']);
+	});
+
+	it('opens the credential and its test passes', async () => {
+		await sandbox.reset();
+		await page.click('[data-test-id="credential-edit-button"]');
+		await page.waitForSelector('[data-test-id="credential-edit-dialog"]');
+		// Opening shows the last test's result; Retry runs the test again.
+		await page.waitForSelector('[data-test-id="credentials-config-container-test-success"]');
+		await page.locator('button[title="Retry credential test"]').click();
+		await page.waitForSelector('[data-test-id="credentials-config-container-test-success"]');
+		assert.match(await page.locator('[data-test-id="credentials-config-container-test-success"]').innerText(), /Connection tested successfully/);
+		await shot('credential');
+		const tests = (await sandbox.requests()).filter((call) => call.path === '/v3/tasks' && call.query.id === 'n8n-credential-test');
+		assert.ok(tests.length >= 1, 'n8n sent the test request to the service');
+		await page.locator('.el-dialog:has([data-test-id="credential-edit-dialog"]) .el-dialog__headerbtn').first().click();
+		await page.waitForSelector('[data-test-id="credential-edit-dialog"]', { state: 'detached' });
+	});
+
+	it('runs the node and shows its output', async () => {
+		await sandbox.reset();
+		await page.locator('[data-test-id="parameter-input-title"] input, [data-test-id="parameter-input-title"] textarea').first().fill('Review the CTS nodes');
+		await page.click('[data-test-id="node-execute-button"]');
+		const output = page.locator('[data-test-id="output-panel"]');
+		await output.getByText('Review the CTS nodes').first().waitFor();
+		const { body } = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '10' } });
+		assert.deepEqual(body.data.tasks.map((task) => task.title), ['Review the CTS nodes']);
+		await output.getByText('JSON', { exact: true }).first().click();
+		await output.getByText(body.data.tasks[0].id).first().waitFor();
+		await shot('node-output');
+	});
+});

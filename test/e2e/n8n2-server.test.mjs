@@ -1,0 +1,118 @@
+/**
+ * A started n8n 2.41.1 (`n8n start`) with the package loaded: the credential tests as n8n's
+ * server runs them (its credential test endpoint), and the task trigger activated: a task
+ * created in the sandbox produces an execution that carries it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import { parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { N8nHarness, OWNER } from './support/n8n.mjs';
+import { startSandbox } from './support/sandbox.mjs';
+import { taskTriggerWorkflow } from './support/workflows.mjs';
+
+const OK = { status: 'OK', message: 'Connection successful!' };
+
+describe('n8n 2.41.1 server: credential tests and the task trigger', () => {
+	let sandbox;
+	let n8n;
+
+	before(async () => {
+		sandbox = await startSandbox();
+		n8n = await N8nHarness.create({ line: '2' });
+		await n8n.start();
+		await n8n.rest.ensureOwner(OWNER);
+	});
+
+	after(async () => {
+		await n8n?.dispose();
+		await sandbox?.close();
+	});
+
+	/** Creates a credential through the REST API, then has n8n test it. */
+	const testCredential = async (type, name, data) => {
+		const { id } = await n8n.rest.createCredential({ name, type, data });
+		return await n8n.rest.testCredential({ id, name, type, data });
+	};
+
+	it('CTS API credential: n8n passes a valid key and names an invalid key and a plan without API access', async () => {
+		await sandbox.reset();
+		assert.deepEqual(await testCredential('ctsApi', 'valid key', { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url }), OK);
+		assert.deepEqual(await testCredential('ctsApi', 'invalid key', { apiKey: 'wrong-key', baseUrl: sandbox.url }), {
+			status: 'Error',
+			message: 'Invalid API key: the service did not accept it',
+		});
+		assert.deepEqual(await testCredential('ctsApi', 'no plan', { apiKey: 'sandbox-noplan-key', baseUrl: sandbox.url }), {
+			status: 'Error',
+			message: 'The API key is valid, but its plan lacks API access',
+		});
+		const unreachable = await testCredential('ctsApi', 'unreachable', { apiKey: 'sandbox-alice-key', baseUrl: 'http://127.0.0.1:9' });
+		assert.equal(unreachable.status, 'Error');
+		// What n8n sent: the 1-point read of a task that cannot exist (n8n repeats a request
+		// answered 401 once, so the invalid key shows up twice).
+		const calls = await sandbox.requests();
+		assert.deepEqual([...new Set(calls.map((call) => `${call.method} ${call.path} ${call.status}`))], ['GET /v3/tasks 200', 'GET /v3/tasks 401', 'GET /v3/tasks 403']);
+		assert.ok(calls.every((call) => call.query.id === 'n8n-credential-test'));
+	});
+
+	it('CTS Sync API credential: n8n passes a valid token and refuses an expired or malformed one and a wrong URL', async () => {
+		await sandbox.reset();
+		const token = await sandbox.token('alice');
+		assert.deepEqual(await testCredential('ctsSyncApi', 'valid token', { token, syncUrl: sandbox.url }), OK);
+		const invalid = { status: 'Error', message: 'Invalid or expired token: the service did not accept it' };
+		assert.deepEqual(await testCredential('ctsSyncApi', 'expired token', { token: await sandbox.token('alice', -60), syncUrl: sandbox.url }), invalid);
+		assert.deepEqual(await testCredential('ctsSyncApi', 'not a token', { token: 'not-a-jwt', syncUrl: sandbox.url }), invalid);
+		const elsewhere = await testCredential('ctsSyncApi', 'wrong url', { token, syncUrl: `${sandbox.url}/elsewhere` });
+		assert.equal(elsewhere.status, 'Error');
+	});
+
+	it('task trigger: activated, it starts an execution for a task created in the service', async () => {
+		await sandbox.reset();
+		const credential = await n8n.rest.createCredential({
+			name: 'CTS API (trigger)',
+			type: 'ctsApi',
+			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
+		});
+		const definition = taskTriggerWorkflow('CUSTOM');
+		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (trigger)' } };
+		const { id, ...body } = definition;
+		void id;
+		const workflow = await n8n.rest.createWorkflow(body);
+		const existing = await sandbox.createTask({ title: 'Existed before activation' });
+
+		await n8n.rest.activateWorkflow(workflow.id);
+		// Activation runs the first poll at once: it sets the cursor after the newest task.
+		await waitUntil(async () => (await sandbox.requests()).some((call) => call.path === '/v3/tasks/list'), 30_000, 'the first poll');
+		const taskId = await sandbox.createTask({ title: 'Made after activation', priority: 2 });
+
+		// The next poll comes within a minute (pollTimes: every minute).
+		const execution = await waitUntil(
+			async () => {
+				const [latest] = await n8n.rest.listExecutions(workflow.id);
+				return latest && latest.status !== 'running' && latest.status !== 'new' ? latest : undefined;
+			},
+			150_000,
+			'an execution of the trigger workflow',
+		);
+		const full = await n8n.rest.getExecution(execution.id);
+		const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
+		const items = data.resultData.runData['CTS Task Trigger'][0].data.main[0].map((item) => item.json);
+		assert.deepEqual(items.map((task) => task.id), [taskId], 'only the new task, not the one that existed before');
+		assert.equal(items[0].title, 'Made after activation');
+		assert.equal(items[0].triggerEvent, 'created');
+		assert.notEqual(items[0].id, existing);
+		assert.equal(full.status ?? execution.status, 'success');
+
+		await n8n.rest.deactivateWorkflow(workflow.id);
+	});
+});
+
+async function waitUntil(check, timeoutMs, what) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const result = await check();
+		if (result) return result;
+		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 1000));
+	}
+}

@@ -1,0 +1,146 @@
+/**
+ * `npm start` (scripts/start.mjs, on the built package): it starts the sandbox and n8n, sets up
+ * the owner, both credentials (their tests pass in n8n) and the example workflows, and Ctrl-C
+ * stops both. The example workflows then run to the end against the sandbox it left behind.
+ * A second start reuses everything.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { EXAMPLE_CREDENTIALS, START_OWNER } from '../../scripts/examples.mjs';
+import { freePort, n8nEnv, projectRoot, runN8nCli, runtimeInfo } from '../../scripts/n8n-runtime.mjs';
+import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
+import { parseRun } from './support/n8n.mjs';
+
+describe('npm start', () => {
+	let stateDir;
+	let n8nPort;
+	let sandboxPort;
+
+	before(async () => {
+		stateDir = mkdtempSync(join(tmpdir(), 'cts-start-'));
+		n8nPort = await freePort();
+		sandboxPort = await freePort();
+	});
+
+	after(() => rmSync(stateDir, { recursive: true, force: true }));
+
+	/** Runs scripts/start.mjs until it reports ready; resolves to { output, stop() }. */
+	const start = async () => {
+		const child = spawn(process.execPath, [join(projectRoot, 'scripts', 'start.mjs')], {
+			env: { ...process.env, NODE_ENV: '', N8N_PORT: String(n8nPort), SANDBOX_PORT: String(sandboxPort), CTS_START_DIR: stateDir },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let output = '';
+		child.stdout.on('data', (chunk) => (output += chunk));
+		child.stderr.on('data', (chunk) => (output += chunk));
+		const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+		const started = Date.now();
+		while (!output.includes('is ready')) {
+			if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+			if (Date.now() - started > 240_000) {
+				child.kill('SIGKILL');
+				throw new Error(`npm start was not ready in time:\n${output}`);
+			}
+			await new Promise((r) => setTimeout(r, 250));
+		}
+		return {
+			output: () => output,
+			seconds: (Date.now() - started) / 1000,
+			// What Ctrl-C sends to the foreground process.
+			stop: async () => {
+				child.kill('SIGINT');
+				return await exited;
+			},
+		};
+	};
+
+	it('starts n8n with the package, the owner, both credentials and the example workflows; Ctrl-C stops both', async () => {
+		const run = await start();
+		try {
+			await checkSetup(run.output());
+		} finally {
+			assert.equal(await run.stop(), 0);
+		}
+		assert.match(run.output(), /Stopped\./);
+		for (const port of [n8nPort, sandboxPort]) {
+			await assert.rejects(fetch(`http://127.0.0.1:${port}/`), 'nothing listens after Ctrl-C');
+		}
+	});
+
+	const checkSetup = async (text) => {
+		assert.match(text, new RegExp(`Editor: +http://localhost:${n8nPort}/`));
+		assert.match(text, new RegExp(`Log in: +${START_OWNER.email} +/ +${START_OWNER.password}`));
+		assert.match(text, /4 example workflows added/);
+		assert.match(text, /Base URL \/ Sync URL/);
+
+		const rest = new N8nRestClient(`http://localhost:${n8nPort}`);
+		await rest.login(START_OWNER.email, START_OWNER.password);
+		const workflows = (await rest.listWorkflows()).map((workflow) => workflow.name).sort();
+		assert.deepEqual(workflows, [
+			'CTS example: RSVP (v1)',
+			'CTS example: event round trip with a recurring series (v3)',
+			'CTS example: task round trip',
+			'CTS example: task trigger',
+		]);
+		const credentials = await rest.listCredentials();
+		for (const { name, type } of Object.values(EXAMPLE_CREDENTIALS)) {
+			const credential = credentials.find((candidate) => candidate.name === name && candidate.type === type);
+			assert.ok(credential, `credential "${name}" exists`);
+			// As the editor does: the stored data (secrets redacted) sent back to the test endpoint.
+			const { data } = await rest.getCredential(credential.id);
+			assert.equal(data.baseUrl ?? data.syncUrl, `http://127.0.0.1:${sandboxPort}`);
+			assert.deepEqual(await rest.testCredential({ id: credential.id, name, type, data }), { status: 'OK', message: 'Connection successful!' });
+		}
+	};
+
+	it('the example workflows run to the end against the sandbox', async () => {
+		// The sandbox again, on its port and with its data, as npm start runs it.
+		const sandbox = spawn(process.execPath, [join(projectRoot, 'build', 'test', 'sandbox', 'main.js')], {
+			env: { ...process.env, SANDBOX_PORT: String(sandboxPort), SANDBOX_DATA: join(stateDir, 'sandbox.json') },
+			stdio: 'ignore',
+		});
+		try {
+			for (let attempt = 0; attempt < 40; attempt++) {
+				if (await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/health`).then((r) => r.ok, () => false)) break;
+				await new Promise((r) => setTimeout(r, 250));
+			}
+			const info = runtimeInfo('2');
+			const env = n8nEnv(info, {
+				userFolder: join(stateDir, 'n8n'),
+				port: n8nPort,
+				brokerPort: await freePort(),
+				customExtensions: [join(projectRoot, 'dist')],
+				env: { N8N_LOG_LEVEL: 'info', N8N_LOG_FORMAT: 'json' },
+			});
+			const exported = join(stateDir, 'workflows.json');
+			assert.equal((await runN8nCli(info, ['export:workflow', '--all', `--output=${exported}`], { env })).code, 0);
+			const examples = JSON.parse(readFileSync(exported, 'utf8')).filter((workflow) => !workflow.name.includes('trigger'));
+			assert.equal(examples.length, 3);
+			for (const workflow of examples) {
+				const result = await runN8nCli(info, ['execute', `--id=${workflow.id}`, '--rawOutput'], { env });
+				const executed = parseRun(result.stdout);
+				assert.equal(executed?.status, 'success', `${workflow.name}:\n${result.stdout.slice(-2000)}`);
+				const ran = Object.keys(executed.data.resultData.runData);
+				const nodes = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').map((node) => node.name);
+				assert.deepEqual(ran.sort(), nodes.sort(), `${workflow.name}: every node ran`);
+			}
+		} finally {
+			sandbox.kill('SIGTERM');
+		}
+	});
+
+	it('a second start reuses the install and the setup, and is ready in well under a minute', async () => {
+		const run = await start();
+		try {
+			assert.match(run.output(), /the example workflows \("CTS example: …"\)/);
+			assert.ok(run.seconds < 60, `ready after ${run.seconds} s`);
+		} finally {
+			assert.equal(await run.stop(), 0);
+		}
+	});
+});

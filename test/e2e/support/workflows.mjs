@@ -1,0 +1,321 @@
+/**
+ * The workflows the end-to-end tests import into a real n8n and run with `n8n execute`.
+ * Node types are given by prefix: `CUSTOM` for a package loaded through
+ * N8N_CUSTOM_EXTENSIONS, the package name for an installed community package.
+ */
+import { randomUUID } from 'node:crypto';
+
+export const CREDENTIALS = {
+	api: { id: 'ctsE2eApiKey0001', name: 'CTS API (sandbox)', type: 'ctsApi' },
+	badApi: { id: 'ctsE2eBadApiKey1', name: 'CTS API (wrong key)', type: 'ctsApi' },
+	sync: { id: 'ctsE2eSyncToken1', name: 'CTS Sync API (sandbox)', type: 'ctsSyncApi' },
+	expiredSync: { id: 'ctsE2eExpiredTk1', name: 'CTS Sync API (expired token)', type: 'ctsSyncApi' },
+};
+
+/** Credentials for `n8n import:credentials` (plain data is encrypted on import). */
+export function credentialsFile({ sandboxUrl, token, expiredToken }) {
+	return [
+		{ ...CREDENTIALS.api, data: { apiKey: 'sandbox-alice-key', baseUrl: sandboxUrl } },
+		{ ...CREDENTIALS.badApi, data: { apiKey: 'not-a-valid-key', baseUrl: sandboxUrl } },
+		{ ...CREDENTIALS.sync, data: { token, syncUrl: sandboxUrl } },
+		{ ...CREDENTIALS.expiredSync, data: { token: expiredToken, syncUrl: sandboxUrl } },
+	];
+}
+
+function credentialRef(credential) {
+	return { [credential.type]: { id: credential.id, name: credential.name } };
+}
+
+/**
+ * Builds a workflow from a start node and a list of steps. Each step is
+ * { name, type: 'ctsTask' | 'ctsEvent', parameters, after?: name | 'Start', credential?, continueOnFail? }
+ * and runs after the previous step unless `after` names another node.
+ */
+export function workflow({ id, name, prefix, steps }) {
+	const start = {
+		id: randomUUID(),
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const nodes = [start];
+	const connections = {};
+	let previous = 'Start';
+	steps.forEach((step, index) => {
+		const credential = step.credential ?? (step.parameters.authentication === 'v1' ? CREDENTIALS.sync : CREDENTIALS.api);
+		nodes.push({
+			id: randomUUID(),
+			name: step.name,
+			type: `${prefix}.${step.type}`,
+			typeVersion: 1,
+			// n8n runs the branches of one output top to bottom: side branches sit above the main line.
+			position: [240 * (index + 1), step.branch ? -200 : 0],
+			parameters: step.parameters,
+			credentials: credentialRef(credential),
+			...(step.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+		});
+		const from = step.after ?? previous;
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: step.name, type: 'main', index: 0 });
+		if (!step.branch) previous = step.name;
+	});
+	return { id, name, nodes, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+const ref = (node, field = 'id') => `={{ $('${node}').item.json.${field} }}`;
+
+/** Every Task operation, in the order a task lives through them. */
+export function taskOperationsWorkflow(prefix) {
+	const task = (name, parameters, extra = {}) => ({ name, type: 'ctsTask', parameters: { resource: 'task', ...parameters }, ...extra });
+	return workflow({
+		id: 'ctsE2eTaskOps001',
+		name: 'E2E: task operations',
+		prefix,
+		steps: [
+			task('Create', {
+				operation: 'create',
+				title: 'E2E parent',
+				additionalFields: {
+					description: 'Made by n8n',
+					due: '2026-12-01 17:00',
+					timeZone: 'Europe/Berlin',
+					priority: 3,
+					tags: 'e2e, n8n',
+					estimatedDuration: { duration: { hours: 1, minutes: 15 } },
+				},
+			}),
+			task('Create Subtask', { operation: 'create', title: 'E2E child', additionalFields: { parentTaskId: ref('Create') } }),
+			task('Create ID Only', { operation: 'create', title: 'E2E id only', returnFullTask: false }),
+			task('Get', { operation: 'get', taskId: ref('Create') }),
+			task('Update', {
+				operation: 'update',
+				taskId: ref('Create'),
+				updateFields: { title: 'E2E parent (renamed)', progress: 'in-process' },
+				returnTask: true,
+			}),
+			task('Move', { operation: 'move', taskId: ref('Create Subtask'), position: 'first', parent: 'root', returnTask: true }),
+			task('Move After', { operation: 'move', taskId: ref('Create ID Only'), position: 'after', previousTaskId: ref('Create'), parent: 'keep' }),
+			task('Close', { operation: 'close', taskId: ref('Create'), returnTask: true }),
+			task('Reopen', { operation: 'reopen', taskId: ref('Create') }),
+			task('Get Many', { operation: 'getAll', returnAll: true }, { branch: true }),
+			task('Get Many Limit', { operation: 'getAll', returnAll: false, limit: 1 }, { after: 'Reopen', branch: true }),
+			task('Delete', { operation: 'delete', taskId: ref('Create') }, { after: 'Reopen' }),
+			task('Delete Again', { operation: 'delete', taskId: ref('Create') }),
+			task('Get Deleted', { operation: 'get', taskId: ref('Create') }),
+		],
+	});
+}
+
+/** Task error paths, each node under "Continue On Fail" so every error shows as an item. */
+export function taskErrorsWorkflow(prefix) {
+	const failing = (name, parameters, extra = {}) => ({
+		name,
+		type: 'ctsTask',
+		parameters: { resource: 'task', ...parameters },
+		after: 'Start',
+		branch: true,
+		continueOnFail: true,
+		...extra,
+	});
+	return workflow({
+		id: 'ctsE2eTaskErr001',
+		name: 'E2E: task errors',
+		prefix,
+		steps: [
+			failing('Get Unknown', { operation: 'get', taskId: 'no-such-task' }),
+			// Empty required fields stop n8n before the run ("workflow has issues"): an expression
+			// that yields the bad value reaches the node, as data from a previous node would.
+			failing('Create Empty Title', { operation: 'create', title: '={{ "" }}' }),
+			failing('Create Bad Zone', { operation: 'create', title: 'x', additionalFields: { due: '2026-12-01 10:00', timeZone: 'EST' } }),
+			failing('Update Nothing', { operation: 'update', taskId: 'abc', updateFields: {} }),
+			failing('Update Unknown', { operation: 'update', taskId: 'no-such-task', updateFields: { title: 'x' } }),
+			failing('Move Nowhere', { operation: 'move', taskId: 'abc', position: 'keep', parent: 'keep' }),
+			failing('Get Many Bad Limit', { operation: 'getAll', returnAll: false, limit: '={{ 0 }}' }),
+			failing('Wrong Key', { operation: 'get', taskId: 'abc' }, { credential: CREDENTIALS.badApi }),
+		],
+	});
+}
+
+/** A workflow that stops on an error (no "Continue On Fail"): n8n reports the failed run. */
+export function taskFailureWorkflow(prefix) {
+	return workflow({
+		id: 'ctsE2eTaskFail01',
+		name: 'E2E: task failure',
+		prefix,
+		steps: [{ name: 'Get Unknown', type: 'ctsTask', parameters: { resource: 'task', operation: 'get', taskId: 'no-such-task' } }],
+	});
+}
+
+const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
+
+/** Every v3 Event operation: single, all-day and recurring events. */
+export function eventV3Workflow(prefix) {
+	const event = (name, parameters, extra = {}) => ({
+		name,
+		type: 'ctsEvent',
+		parameters: { authentication: 'v3', resource: 'event', ...parameters },
+		...extra,
+	});
+	return workflow({
+		id: 'ctsE2eEventV3001',
+		name: 'E2E: events (v3)',
+		prefix,
+		steps: [
+			event('Create', {
+				operation: 'create',
+				...target,
+				title: 'E2E planning',
+				start: '2026-12-01T09:00:00',
+				endMode: 'end',
+				end: '2026-12-01T10:30:00',
+				timeZone: 'Europe/Berlin',
+				additionalFields: {
+					description: 'Agenda',
+					participants: { participant: [{ email: 'ann@example.com', name: 'Ann', roles: ['attendee'] }] },
+					alerts: { alert: [{ minutesBefore: 15, action: 'display' }] },
+					useDefaultAlerts: false,
+				},
+			}),
+			event('Create All Day', {
+				operation: 'create',
+				...target,
+				title: 'E2E trip',
+				allDay: true,
+				start: '2026-12-10',
+				end: '2026-12-12',
+			}),
+			event('Create Series', {
+				operation: 'create',
+				...target,
+				title: 'E2E standup',
+				start: '2026-12-07T09:00:00',
+				endMode: 'duration',
+				duration: 'PT15M',
+				timeZone: 'Europe/Berlin',
+				additionalFields: { recurrence: { rule: { frequency: 'weekly', interval: 1, byDay: ['mo', 'we'], ends: 'count', count: 4 } } },
+			}),
+			event('Get', { operation: 'get', eventId: ref('Create') }),
+			event('Update', { operation: 'update', eventId: ref('Create'), ...target, updateFields: { title: 'E2E planning (moved)', start: '2026-12-01T11:00:00' } }),
+			event('Update Occurrence', {
+				operation: 'update',
+				identifyBy: 'occurrence',
+				masterEventId: ref('Create Series'),
+				recurrenceId: '2026-12-09T09:00:00',
+				recurrenceIdTimeZone: 'Europe/Berlin',
+				...target,
+				seriesUpdateMode: 'single',
+				updateFields: { title: 'E2E standup (moved)' },
+			}),
+			event('Get Many', { operation: 'getAll', accountId: target.accountId, calendarIds: target.calendarId, start: '2026-11-01T00:00:00Z', end: '2027-03-01T00:00:00Z', returnAll: true }, { branch: true }),
+			event(
+				'Get Many Series',
+				{
+					operation: 'getAll',
+					accountId: target.accountId,
+					calendarIds: target.calendarId,
+					start: '2026-12-01T00:00:00Z',
+					end: '2027-01-01T00:00:00Z',
+					returnAll: true,
+					options: { recurringEvents: 'series' },
+				},
+				{ after: 'Update Occurrence', branch: true },
+			),
+			event('Update Series', { operation: 'update', eventId: ref('Create Series'), ...target, seriesUpdateMode: 'all', updateFields: { description: 'Daily sync' } }, { after: 'Update Occurrence' }),
+			event('Delete', { operation: 'delete', eventId: ref('Create'), ...target }),
+			event('Delete Series', { operation: 'delete', eventId: ref('Create Series'), ...target, seriesUpdateMode: 'all' }),
+			event('Delete Again', { operation: 'delete', eventId: ref('Create'), ...target }),
+		],
+	});
+}
+
+/** v3 event error paths under "Continue On Fail". */
+export function eventV3ErrorsWorkflow(prefix) {
+	const failing = (name, parameters, extra = {}) => ({
+		name,
+		type: 'ctsEvent',
+		parameters: { authentication: 'v3', resource: 'event', ...parameters },
+		after: 'Start',
+		branch: true,
+		continueOnFail: true,
+		...extra,
+	});
+	const timed = { operation: 'create', ...target, title: 'x', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'Europe/Berlin' };
+	return workflow({
+		id: 'ctsE2eEventErr01',
+		name: 'E2E: event errors (v3)',
+		prefix,
+		steps: [
+			failing('Get Unknown', { operation: 'get', eventId: 'no-such-event' }),
+			failing('Create Bad Zone', { ...timed, timeZone: 'EST' }),
+			failing('Create End Before Start', { ...timed, end: '2026-12-01T08:00:00' }),
+			failing('Expired Connection', {
+				operation: 'getAll',
+				accountId: 'acc-alice-expired',
+				calendarIds: 'cal-alice-expired',
+				start: '2026-12-01T00:00:00Z',
+				end: '2026-12-31T00:00:00Z',
+				returnAll: true,
+			}),
+			failing('Delete Gone Is Error', { operation: 'delete', eventId: 'no-such-event', ...target, goneIsSuccess: false }),
+		],
+	});
+}
+
+/** v1 (bearer token): create, list, update, RSVP, delete. */
+export function eventV1Workflow(prefix) {
+	const event = (name, parameters, extra = {}) => ({
+		name,
+		type: 'ctsEvent',
+		parameters: { authentication: 'v1', resource: 'event', ...parameters },
+		...extra,
+	});
+	return workflow({
+		id: 'ctsE2eEventV1001',
+		name: 'E2E: events (v1) and RSVP',
+		prefix,
+		steps: [
+			event('Create', {
+				operation: 'create',
+				calendarId: 'cal-alice-a-primary',
+				title: 'E2E invitation',
+				start: '2026-12-02T14:00:00',
+				end: '2026-12-02T15:00:00',
+				timeZone: 'Europe/Berlin',
+				additionalFields: { participants: { participant: [{ email: 'alice@sandbox.example', name: 'Alice', roles: ['attendee'] }] } },
+			}),
+			event('Get Many', { operation: 'getAll', calendarIds: 'cal-alice-a-primary', start: '2026-12-01T00:00:00Z', end: '2026-12-31T00:00:00Z', returnAll: true }, { branch: true }),
+			event('Update', { operation: 'update', eventId: ref('Create'), updateFields: { title: 'E2E invitation (v1)' } }, { after: 'Create' }),
+			event('RSVP Tentative', { operation: 'rsvp', eventId: ref('Create'), rsvpAction: 'tentativelyAccept', comment: 'Maybe', notifyOrganizer: false }),
+			event('RSVP Accept', { operation: 'rsvp', eventId: ref('Create'), rsvpAction: 'accept' }),
+			event('Delete', { operation: 'delete', eventId: ref('Create') }),
+			event('Delete Again', { operation: 'delete', eventId: ref('Create') }),
+			event('Expired Token', { operation: 'delete', eventId: 'x' }, { credential: CREDENTIALS.expiredSync, continueOnFail: true, after: 'Start', branch: true }),
+			event('RSVP Decline Unknown', { operation: 'rsvp', eventId: 'no-such-event', rsvpAction: 'decline' }, { continueOnFail: true, after: 'Start', branch: true }),
+		],
+	});
+}
+
+/** The trigger, for a started n8n (activated through the REST API). */
+export function taskTriggerWorkflow(prefix) {
+	return {
+		id: 'ctsE2eTrigger001',
+		name: 'E2E: task trigger',
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'CTS Task Trigger',
+				type: `${prefix}.ctsTaskTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['created', 'updated'], filters: {} },
+				credentials: credentialRef(CREDENTIALS.api),
+			},
+		],
+		connections: {},
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
