@@ -85,8 +85,11 @@ export function serviceError(
 	const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'This is usually temporary: try again later.' : '');
 	const description = [details.join(' · '), hint].filter(Boolean).join('. ');
 
+	// The errorRef is also in the message: under "Continue On Fail" n8n keeps only the message in
+	// the output item, and the errorRef is what the service's support asks for.
+	const text = serviceMessage ? `${headline(status, resource)}: ${serviceMessage}` : headline(status, resource);
 	const error = new NodeApiError(node, { ...body } as JsonObject, {
-		message: serviceMessage ? `${headline(status, resource)}: ${serviceMessage}` : headline(status, resource),
+		message: errorRef ? `${text} (errorRef ${errorRef})` : text,
 		description,
 		httpCode: String(status),
 		itemIndex,
@@ -150,11 +153,10 @@ export function invalidField(
 	return new NodeOperationError(node, `${field}: ${problem}`, { itemIndex, description });
 }
 
-/** The output item that stands for a failed input item under "Continue On Fail". */
+/**
+ * The output item that stands for a failed input item under "Continue On Fail". n8n keeps only
+ * `{ error: message }` as its JSON; the whole error (description, status, errorRef) stays on the item.
+ */
 export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	if (error.description) json.description = error.description;
-	if (error instanceof NodeApiError && error.httpCode && error.httpCode !== 'none') json.httpCode = error.httpCode;
-	if (typeof error.context.errorRef === 'string') json.errorRef = error.context.errorRef;
-	return { json, error, pairedItem: { item: itemIndex } };
+	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
 }

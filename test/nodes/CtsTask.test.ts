@@ -214,9 +214,16 @@ describe('Update', () => {
 		expect(await apiCalls()).toHaveLength(0);
 	});
 
+	it('under Continue On Fail the error item carries the service message and its errorRef', async () => {
+		const { items, error } = await run({ operation: 'update', taskId: 'nope', updateFields: { title: 'x' } }, { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({ error: expect.stringMatching(/^The service rejected the request: Invalid task id \(errorRef [\w-]+\)$/) });
+		expect(items[0].error?.description).toMatch(/^HTTP 400 · errorRef /);
+	});
+
 	it('shows the service error for an unknown task', async () => {
 		const { error } = await run({ operation: 'update', taskId: 'nope', updateFields: { title: 'x' } });
-		expect(error?.message).toBe('The service rejected the request: Invalid task id');
+		expect(error?.message).toMatch(/^The service rejected the request: Invalid task id \(errorRef [\w-]+\)$/);
 		expect(error?.httpCode).toBe('400');
 	});
 });
@@ -256,7 +263,7 @@ describe('Delete', () => {
 		const again = await run({ operation: 'delete', taskId: id });
 		expect(again.items[0].json).toEqual({ id, deleted: true });
 		const never = await run({ operation: 'delete', taskId: 'never-existed' });
-		expect(never.error?.message).toBe('The service rejected the request: Invalid task id');
+		expect(never.error?.message).toMatch(/^The service rejected the request: Invalid task id \(errorRef [\w-]+\)$/);
 		expect(never.error?.description).toMatch(/errorRef/);
 		expect(await sandbox.getTask(id)).toMatchObject({ deleted: true });
 	});
