@@ -1,7 +1,7 @@
 /**
  * A started n8n 2.41.1 (`n8n start`) with the package loaded: the credential tests as n8n's
- * server runs them (its credential test endpoint), and the task trigger activated: a task
- * created in the sandbox produces an execution that carries it.
+ * server runs them (its credential test endpoint), and both triggers activated: a task or an
+ * event created in the sandbox produces an execution that carries it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -9,11 +9,11 @@ import { after, before, describe, it } from 'node:test';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
-import { taskTriggerWorkflow } from './support/workflows.mjs';
+import { eventTriggerWorkflow, taskTriggerWorkflow } from './support/workflows.mjs';
 
 const OK = { status: 'OK', message: 'Connection successful!' };
 
-describe('n8n 2.41.1 server: credential tests and the task trigger', () => {
+describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 	let sandbox;
 	let n8n;
 
@@ -101,6 +101,52 @@ describe('n8n 2.41.1 server: credential tests and the task trigger', () => {
 		assert.equal(items[0].title, 'Made after activation');
 		assert.equal(items[0].triggerEvent, 'created');
 		assert.notEqual(items[0].id, existing);
+		assert.equal(full.status ?? execution.status, 'success');
+
+		await n8n.rest.deactivateWorkflow(workflow.id);
+	});
+
+	it('event trigger: activated, it starts an execution for an event created in the calendar', async () => {
+		await sandbox.reset();
+		const credential = await n8n.rest.createCredential({
+			name: 'CTS API (event trigger)',
+			type: 'ctsApi',
+			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
+		});
+		const definition = eventTriggerWorkflow('CUSTOM');
+		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (event trigger)' } };
+		const { id, ...body } = definition;
+		void id;
+		const workflow = await n8n.rest.createWorkflow(body);
+		const inOneDay = (hours) => new Date(Date.now() + hours * 3600 * 1000).toISOString().slice(0, 19);
+		const event = (title, start) => ({
+			accountId: 'acc-alice-a',
+			calendarId: 'cal-alice-a-primary',
+			title,
+			start,
+			duration: 'PT1H',
+			timeZone: 'UTC',
+			showWithoutTime: false,
+		});
+		await sandbox.api('POST', '/v3/events/create', { body: event('Existed before activation', inOneDay(24)) });
+
+		await n8n.rest.activateWorkflow(workflow.id);
+		await waitUntil(async () => (await sandbox.requests()).some((call) => call.path === '/v3/events/list'), 30_000, 'the first poll');
+		const created = await sandbox.api('POST', '/v3/events/create', { body: event('Made after activation', inOneDay(48)) });
+
+		const execution = await waitUntil(
+			async () => {
+				const [latest] = await n8n.rest.listExecutions(workflow.id);
+				return latest && latest.status !== 'running' && latest.status !== 'new' ? latest : undefined;
+			},
+			150_000,
+			'an execution of the event trigger workflow',
+		);
+		const full = await n8n.rest.getExecution(execution.id);
+		const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
+		const items = data.resultData.runData['CTS Event Trigger'][0].data.main[0].map((item) => item.json);
+		assert.deepEqual(items.map((item) => [item.id, item.triggerEvent]), [[created.body.data.event.id, 'created']]);
+		assert.equal(items[0].title, 'Made after activation');
 		assert.equal(full.status ?? execution.status, 'success');
 
 		await n8n.rest.deactivateWorkflow(workflow.id);

@@ -319,3 +319,32 @@ export function taskTriggerWorkflow(prefix) {
 		pinData: {},
 	};
 }
+
+/** The event trigger, for a started n8n (activated through the REST API). */
+export function eventTriggerWorkflow(prefix) {
+	return {
+		id: 'ctsE2eTrigger002',
+		name: 'E2E: event trigger',
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'CTS Event Trigger',
+				type: `${prefix}.ctsEventTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					accountId: 'acc-alice-a',
+					calendarIds: 'cal-alice-a-primary',
+					events: ['created', 'updated', 'cancelled'],
+					lookAheadDays: 14,
+				},
+				credentials: credentialRef(CREDENTIALS.api),
+			},
+		],
+		connections: {},
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
