@@ -122,19 +122,31 @@ export function serviceStatus(error: unknown): number | undefined {
 export function networkError(node: INode, error: unknown, itemIndex?: number): NodeApiError {
 	const source = error as { code?: string; cause?: { code?: string }; message?: string };
 	const code = source?.cause?.code ?? source?.code ?? 'NETWORK_ERROR';
-	const result = new NodeApiError(
-		node,
-		{ message: `Could not reach the service (${code})` },
-		{
-			message: `Could not reach the service (${code})`,
-			description: 'Check the Base URL or Sync URL of the credential and that the service is reachable from n8n.',
-			httpCode: 'none',
-			itemIndex,
-			failure: { cause: 'temporarily-unavailable' },
-		},
-	);
+	// The code stays out of the message: n8n would replace a message naming it with its own text.
+	const message = 'Could not reach the service';
+	const result = new NodeApiError(node, { message }, {
+		message,
+		description: `${code}: check the Base URL or Sync URL of the credential and that the service is reachable from n8n.`,
+		httpCode: 'none',
+		itemIndex,
+		failure: { cause: 'temporarily-unavailable' },
+	});
 	result.context.networkErrorCode = code;
 	return result;
+}
+
+/**
+ * Any error met while calling the service, as the n8n error to show: the package's own errors
+ * pass through; an error with a socket code (refused, timed out, DNS) is a network failure,
+ * rebuilt without the request; anything else keeps only its message.
+ */
+export function toNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	if (serviceStatus(error) !== undefined || isNetworkError(error)) return error as NodeApiError;
+	if (error instanceof NodeOperationError) return error;
+	const cause = (error as { cause?: { isAxiosError?: boolean; code?: string } })?.cause;
+	if (error instanceof NodeApiError && !cause?.isAxiosError) return error;
+	if (cause?.code ?? (error as { code?: string })?.code) return networkError(node, error, itemIndex);
+	return new NodeOperationError(node, (error as Error)?.message ?? String(error), { itemIndex });
 }
 
 /** Whether an error is a request that failed before any answer arrived. */

@@ -15,7 +15,7 @@ import {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { errorItem, isNetworkError, networkError, serviceError, serviceStatus } from './errors';
+import { errorItem, isNetworkError, serviceError, serviceStatus, toNodeError } from './errors';
 
 /** A 429 asking for a longer wait than this fails at once with the service's message. */
 export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
@@ -78,20 +78,6 @@ export async function throwOnServiceError(
 	return items;
 }
 
-function asNodeError(
-	context: IExecuteSingleFunctions,
-	error: unknown,
-): NodeApiError | NodeOperationError {
-	if (serviceStatus(error) !== undefined || isNetworkError(error)) return error as NodeApiError;
-	if (error instanceof NodeOperationError) return error;
-	if (error instanceof NodeApiError && !(error.cause as { isAxiosError?: boolean })?.isAxiosError) return error;
-	const code = (error as { cause?: { code?: string }; code?: string })?.cause?.code ?? (error as { code?: string })?.code;
-	if (code) return networkError(context.getNode(), error, context.getItemIndex());
-	return new NodeOperationError(context.getNode(), (error as Error)?.message ?? String(error), {
-		itemIndex: context.getItemIndex(),
-	});
-}
-
 /**
  * Runs one item's request with the package's rules: retries (see {@link withRetries}), errors
  * mapped to the service's message and `errorRef`, and under "Continue On Fail" one error item
@@ -109,14 +95,14 @@ export async function runItemRequest(
 				try {
 					return await send();
 				} catch (error) {
-					throw asNodeError(context, error);
+					throw toNodeError(context.getNode(), error, itemIndex);
 				}
 			},
 			{ isRead, signal: context.getExecutionCancelSignal() },
 		);
 		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	} catch (error) {
-		const nodeError = asNodeError(context, error);
+		const nodeError = toNodeError(context.getNode(), error, itemIndex);
 		if (context.continueOnFail()) return [errorItem(nodeError, itemIndex)];
 		throw nodeError;
 	}
@@ -136,10 +122,7 @@ export async function forEachItem(
 		try {
 			for (const json of await run(itemIndex)) output.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			const nodeError =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			const nodeError = toNodeError(context.getNode(), error, itemIndex);
 			if (context.continueOnFail()) {
 				output.push(errorItem(nodeError, itemIndex));
 				continue;
@@ -177,15 +160,10 @@ export const transportProperty: INodeProperties = {
 	},
 };
 
-/** Base URL of a credential, without a trailing slash. */
-export function credentialBaseUrl(credentials: IDataObject, type: CredentialType): string {
-	const url = String((type === 'ctsApi' ? credentials.baseUrl : credentials.syncUrl) ?? '');
-	return url.replace(/\/+$/, '');
-}
-
 /**
  * A request outside the declarative routing (trigger polls, custom operations, read-backs):
- * same authentication, retries and error mapping. Resolves to the whole answer.
+ * same authentication (the credential also supplies the base URL), retries and error mapping.
+ * Resolves to the whole answer.
  */
 export async function ctsResponse(
 	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions | IExecuteFunctions,
@@ -193,11 +171,9 @@ export async function ctsResponse(
 	options: Omit<IHttpRequestOptions, 'baseURL'>,
 	itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined,
 ): Promise<IN8nHttpFullResponse> {
-	const credentials = await this.getCredentials(credentialType, itemIndex ?? 0);
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const request: IHttpRequestOptions = {
 		...options,
-		baseURL: credentialBaseUrl(credentials, credentialType),
 		headers: { Accept: 'application/json', ...(options.headers ?? {}) },
 		json: true,
 		returnFullResponse: true,
@@ -213,7 +189,7 @@ export async function ctsResponse(
 					request,
 				)) as IN8nHttpFullResponse;
 			} catch (error) {
-				throw networkError(this.getNode(), error, itemIndex);
+				throw toNodeError(this.getNode(), error, itemIndex);
 			}
 			if (answer.statusCode >= 400) throw serviceError(this.getNode(), answer, itemIndex);
 			return answer;

@@ -27,7 +27,7 @@ const errors = require(join(ROOT, 'dist', 'nodes', 'shared', 'errors.js'));
 async function createAsCustomOperation(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const credentials = await this.getCredentials('ctsApi');
-	const baseURL = transport.credentialBaseUrl(credentials, 'ctsApi') as string;
+	const baseURL = String(credentials.baseUrl).replace(/\/+$/, '');
 	const credentialsDecrypted = { id: 'ctsApi', name: 'ctsApi', type: 'ctsApi', data: credentials };
 	const output = await Promise.all(
 		items.map(async (_item, itemIndex) => {
@@ -52,7 +52,7 @@ async function createAsCustomOperation(this: IExecuteFunctions): Promise<INodeEx
 							{ credentialsDecrypted },
 						)) as IN8nHttpFullResponse;
 					} catch (error) {
-						throw errors.networkError(this.getNode(), error, itemIndex);
+						throw errors.toNodeError(this.getNode(), error, itemIndex);
 					}
 					if (response.statusCode >= 400) throw errors.serviceError(this.getNode(), response, itemIndex, 'task');
 					return response.body;

@@ -331,6 +331,21 @@ describe('authentication and limits', () => {
 		expect(noPlan.error?.description).toContain('plan lacks API access');
 	});
 
+	it('names an unreachable service, in routed operations and in Get Many alike', async () => {
+		for (const parameters of [
+			{ operation: 'create', title: 'x', returnFullTask: false },
+			{ operation: 'getAll', returnAll: true },
+		]) {
+			const { error } = await engine.runNode({
+				type: 'ctsTask',
+				parameters: { resource: 'task', ...parameters },
+				credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: 'http://127.0.0.1:9' } },
+			});
+			expect([parameters.operation, error?.message]).toEqual([parameters.operation, 'Could not reach the service']);
+			expect(error?.description).toMatch(/^ECONNREFUSED: check the Base URL/);
+		}
+	});
+
 	it('waits out 429s and creates every task exactly once', async () => {
 		await sandbox.control('limits', { points: 3, windowSeconds: 1 });
 		const titles = Array.from({ length: 8 }, (_, index) => ({ title: `bulk ${index}` }));
