@@ -1,23 +1,9 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { TASK_PAGE_SIZE, walkTasks, type TaskCursor, type TaskWalkResult } from '../shared/taskPaging';
-import { ctsResponse } from '../shared/transport';
-
-/** One page of the task list, and the service's time (`Date` header) when it answered. */
-async function listPage(
-	context: IPollFunctions,
-	updatedAfter: string | undefined,
-	limit: number,
-): Promise<{ tasks: IDataObject[]; answeredAt: number }> {
-	const qs: IDataObject = { limit };
-	if (updatedAfter) qs.updatedAfter = updatedAfter;
-	const response = await ctsResponse.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs });
-	const data = (response.body as IDataObject | undefined)?.data as IDataObject | undefined;
-	return { tasks: (data?.tasks as IDataObject[] | undefined) ?? [], answeredAt: Date.parse(String(response.headers.date ?? '')) };
-}
+import { listTaskPage, TASK_PAGE_SIZE, walkTasks, type TaskCursor, type TaskWalkResult } from '../shared/taskPaging';
 
 async function listTasks(context: IPollFunctions, updatedAfter: string | undefined, limit: number): Promise<IDataObject[]> {
-	return (await listPage(context, updatedAfter, limit)).tasks;
+	return (await listTaskPage(context, updatedAfter, limit)).tasks;
 }
 
 /**
@@ -58,7 +44,7 @@ export async function startCursor(this: IPollFunctions): Promise<TaskCursor> {
 	let answeredAt = Number.NaN;
 	const result = await walkTasks(
 		async (after, limit) => {
-			const page = await listPage(this, after, limit);
+			const page = await listTaskPage(this, after, limit);
 			answeredAt = page.answeredAt;
 			return page.tasks;
 		},

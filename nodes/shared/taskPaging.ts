@@ -1,4 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+
+import { ctsResponse } from './transport';
 
 /** The service's maximum page size for the task list. */
 export const TASK_PAGE_SIZE = 100;
@@ -26,6 +28,20 @@ export interface TaskWalkResult {
 
 /** Fetches one page of open tasks: `GET /v3/tasks/list?updatedAfter=…&limit=…`. */
 export type FetchTaskPage = (updatedAfter: string | undefined, limit: number) => Promise<IDataObject[]>;
+
+/** One page of the task list, and the service's time (its `Date` header) when it answered. */
+export async function listTaskPage(
+	context: IExecuteFunctions | IPollFunctions,
+	updatedAfter: string | undefined,
+	limit: number,
+	itemIndex?: number,
+): Promise<{ tasks: IDataObject[]; answeredAt: number }> {
+	const qs: IDataObject = { limit };
+	if (updatedAfter) qs.updatedAfter = updatedAfter;
+	const response = await ctsResponse.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex);
+	const data = (response.body as IDataObject | undefined)?.data as IDataObject | undefined;
+	return { tasks: (data?.tasks as IDataObject[] | undefined) ?? [], answeredAt: Date.parse(String(response.headers.date ?? '')) };
+}
 
 function justBefore(timestamp: string): string {
 	return new Date(Date.parse(timestamp) - 1).toISOString();

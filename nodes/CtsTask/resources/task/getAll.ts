@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { parseDateInput } from '../../../shared/dates';
 import { invalidField } from '../../../shared/errors';
 import { returnAllAndLimitFields } from '../../../shared/fields';
-import { TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
-import { ctsRequest, forEachItem } from '../../../shared/transport';
+import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
+import { forEachItem } from '../../../shared/transport';
 import { showFor } from '../../shared/taskFields';
 
 const displayOptions = showFor('getAll');
@@ -54,12 +54,7 @@ export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecut
 		}
 
 		const result = await walkTasks(
-			async (after, pageLimit) => {
-				const qs: IDataObject = { limit: pageLimit };
-				if (after) qs.updatedAfter = after;
-				const response = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex);
-				return ((response.data as IDataObject | undefined)?.tasks as IDataObject[] | undefined) ?? [];
-			},
+			async (after, pageLimit) => (await listTaskPage(this, after, pageLimit, itemIndex)).tasks,
 			{ updated: updatedAfter, idsAtUpdated: [] },
 			limit,
 		);
