@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { authorizeRequest } from './serviceAddress';
+
 /** API key for the current (v3) interface: tasks and calendar events. */
 export class CtsApi implements ICredentialType {
 	name = 'ctsApi';
@@ -40,19 +42,12 @@ export class CtsApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * Adds the `Authorization: ApiKey <…>` header and, for a path without a host, the
-	 * credential's address as base URL, so the nodes need no base URL expression per request.
-	 */
+	/** Adds the Authorization header and the service's address (see {@link authorizeRequest}). */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `ApiKey ${String(credentials.apiKey)}` };
-		if (!requestOptions.baseURL && !/^[a-z][a-z0-9+.-]*:\/\//i.test(requestOptions.url)) {
-			requestOptions.baseURL = String(credentials.baseUrl).replace(/\/+$/, '');
-		}
-		return requestOptions;
+		return authorizeRequest(requestOptions, `ApiKey ${String(credentials.apiKey)}`, credentials.baseUrl);
 	}
 
 	// Reading a task by an id that cannot exist costs 1 point, changes nothing, and answers

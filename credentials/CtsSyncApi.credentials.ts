@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { authorizeRequest } from './serviceAddress';
+
 /** Bearer token for the older (v1) events interface, which also offers RSVP. */
 export class CtsSyncApi implements ICredentialType {
 	name = 'ctsSyncApi';
@@ -40,19 +42,12 @@ export class CtsSyncApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * Adds the `Authorization: Bearer <…>` header and, for a path without a host, the
-	 * credential's address as base URL, so the nodes need no base URL expression per request.
-	 */
+	/** Adds the Authorization header and the service's address (see {@link authorizeRequest}). */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` };
-		if (!requestOptions.baseURL && !/^[a-z][a-z0-9+.-]*:\/\//i.test(requestOptions.url)) {
-			requestOptions.baseURL = String(credentials.syncUrl).replace(/\/+$/, '');
-		}
-		return requestOptions;
+		return authorizeRequest(requestOptions, `Bearer ${String(credentials.token)}`, credentials.syncUrl);
 	}
 
 	// The v1 interface has no read that costs 1 point. An update that names no event is

@@ -10,7 +10,7 @@ import {
 
 import { serviceStatus } from '../shared/errors';
 import { toStringList } from '../shared/fields';
-import { ctsRequest, ctsResponse } from '../shared/transport';
+import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
 import { MAX_WINDOW_MONTHS } from '../shared/windows';
 import { withEnd } from '../CtsEvent/shared/eventOutput';
 import { decide, type EventTriggerState, type TriggerEvent } from './state';
@@ -61,7 +61,7 @@ export class CtsEventTrigger implements INodeType {
 				required: true,
 				options: [
 					{ name: 'Event Cancelled or Deleted', value: 'cancelled', description: 'An event or occurrence in the window was deleted or cancelled' },
-					{ name: 'Event Created', value: 'created', description: 'An event or occurrence appears in the window for the first time' },
+					{ name: 'Event Created', value: 'created', description: 'An event (or the occurrences of a new series) was created since the previous check. Occurrences that only come into view as time passes do not count: use Event Starting for those.' },
 					{ name: 'Event Ended', value: 'ended', description: 'An occurrence ended' },
 					{ name: 'Event Starting', value: 'started', description: 'An occurrence starts within the chosen number of minutes' },
 					{ name: 'Event Updated', value: 'updated', description: 'An event or occurrence in the window changed' },
@@ -133,15 +133,15 @@ export class CtsEventTrigger implements INodeType {
 			});
 			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
 			// The service's clock never runs backwards for the trigger.
-			const answeredAt = Math.max(Date.parse(String(response.headers.date ?? '')) || aroundMs, previous?.serviceTimeMs ?? 0);
-			return { listed, answeredAt, startMs, endMs };
+			const serviceNow = Math.max(answeredAt(response) ?? aroundMs, previous?.serviceTimeMs ?? 0);
+			return { listed, serviceNowMs: serviceNow, startMs, endMs };
 		};
 		let window = await listWindow(estimateMs);
-		if (Math.abs(window.answeredAt - estimateMs) > CLOCK_SKEW_MS) {
+		if (Math.abs(window.serviceNowMs - estimateMs) > CLOCK_SKEW_MS) {
 			// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
-			window = await listWindow(window.answeredAt);
+			window = await listWindow(window.serviceNowMs);
 		}
-		const { listed, answeredAt: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
+		const { listed, serviceNowMs: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
 		const previousMs = previous?.serviceTimeMs ?? nowMs;
 
 		if (this.getMode() === 'manual') {

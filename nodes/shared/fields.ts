@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -7,7 +8,16 @@ import type {
 } from 'n8n-workflow';
 
 import { invalidField } from './errors';
-import { durationFromHoursMinutes, hasExplicitOffset, isIanaZone, parseDateInput, toLocalDateTime } from './dates';
+import {
+	durationFromHoursMinutes,
+	isIanaZone,
+	notIanaZoneProblem,
+	parseDateInput,
+	skippedWallClock,
+	skippedWallClockNotice,
+	toLocalDateTime,
+} from './dates';
+import { addNotice } from './itemState';
 
 /**
  * A preSend step that reads one parameter, converts it (the converter throws a message naming
@@ -45,11 +55,18 @@ export function toStringList(value: unknown): string[] {
 	return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
 }
 
+/** Whether an optional field was added but left empty: such a field is not sent. */
+export function isEmptyValue(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
 /**
  * Due date of a task (or any LocalDateTime field that has a companion time zone field):
- * normalised to the service's 19-character LocalDateTime. A value with an offset names an
- * instant: it is converted into the chosen zone, or into the workflow's zone, which is then sent
- * too, so the instant is kept. A value without an offset is a wall-clock time and is sent as is.
+ * normalised to the service's 19-character LocalDateTime in a zone that is always sent along.
+ * A value with an offset names an instant and is converted into that zone; a value without one
+ * is a wall-clock time in it. The zone is the chosen Time Zone, or else the workflow's time zone
+ * (which then must be one the service accepts). A wall-clock time that a daylight-saving change
+ * skips is moved forward by the gap, and the output says so.
  */
 export function sendLocalDateTime(
 	collection: string,
@@ -59,9 +76,19 @@ export function sendLocalDateTime(
 ): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const raw = this.getNodeParameter(`${collection}.${dateField}`, '');
-		const chosenZone = this.getNodeParameter(`${collection}.${zoneField}`, '') as string;
+		if (isEmptyValue(raw)) return requestOptions;
+		const chosenZone = String(this.getNodeParameter(`${collection}.${zoneField}`, '') ?? '').trim();
 		const zone = chosenZone || this.getTimezone();
-		if (!isIanaZone(zone)) return requestOptions; // reported by the time zone field's own check
+		if (!isIanaZone(zone)) {
+			if (chosenZone) throw invalidField(this.getNode(), 'Time Zone', notIanaZoneProblem(zone), this.getItemIndex());
+			throw invalidField(
+				this.getNode(),
+				fieldLabel,
+				`the workflow's time zone "${zone}" is not one the service accepts, so the date cannot be sent in it: choose a Time Zone`,
+				this.getItemIndex(),
+				'Add the Time Zone field and choose a region name such as Europe/London or America/New_York, or UTC.',
+			);
+		}
 		const date = parseDateInput(raw, zone);
 		if (!date) {
 			throw invalidField(
@@ -72,22 +99,22 @@ export function sendLocalDateTime(
 				'Use ISO 8601, for example 2026-11-25T17:00:00 (a time in the chosen time zone), 2026-11-25T17:00:00+01:00, 2026-11-25, or an expression such as {{ $now.plus({ days: 1 }) }}.',
 			);
 		}
-		const body: IDataObject = { ...((requestOptions.body as IDataObject) ?? {}) };
-		body[dateField] = toLocalDateTime(date, zone);
-		if (!chosenZone && hasExplicitOffset(raw)) body[zoneField] = zone;
-		requestOptions.body = body;
+		const gap = skippedWallClock(raw, zone);
+		if (gap) addNotice(this, skippedWallClockNotice(fieldLabel, zone, gap));
+		requestOptions.body = {
+			...((requestOptions.body as IDataObject) ?? {}),
+			[dateField]: toLocalDateTime(date, zone),
+			[zoneField]: zone,
+		};
 		return requestOptions;
 	};
 }
 
-/** Checks an IANA time zone field before sending it. */
+/** Checks an IANA time zone field before sending it; an empty field is not sent. */
 export function sendTimeZone(parameterPath: string, fieldLabel: string, bodyKey = 'timeZone'): PreSendAction {
 	return sendConverted(parameterPath, fieldLabel, bodyKey, (value) => {
-		if (!isIanaZone(value)) {
-			throw new Error(
-				`"${String(value)}" is not an IANA time zone: use a region name such as Europe/Berlin or America/New_York, or UTC (abbreviations such as EST and offsets such as GMT+1 are not accepted)`,
-			);
-		}
+		if (isEmptyValue(value)) return undefined;
+		if (!isIanaZone(value)) throw new Error(notIanaZoneProblem(value));
 		return value;
 	});
 }
@@ -138,6 +165,17 @@ export function returnAllAndLimitFields(displayOptions: INodeProperties['display
 			displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
 		},
 	];
+}
+
+/** The number of results an item asks for ("Return All" or "Limit"), refused before any request when not a whole number of 1 or more. */
+export function resultLimit(context: IExecuteFunctions, itemIndex: number): number {
+	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Number.POSITIVE_INFINITY;
+	const value: unknown = context.getNodeParameter('limit', itemIndex, 50);
+	const limit = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+		throw invalidField(context.getNode(), 'Limit', `"${String(value)}" is not a whole number of 1 or more`, itemIndex);
+	}
+	return limit;
 }
 
 /** Whether a description is plain text or HTML (`descriptionContentType`), for tasks and events. */

@@ -198,6 +198,15 @@ export async function ctsResponse(
 	);
 }
 
+/**
+ * The service's clock when it answered: its `Date` header (whole seconds). Undefined when the
+ * header is missing, e.g. removed by a proxy.
+ */
+export function answeredAt(response: IN8nHttpFullResponse): number | undefined {
+	const time = Date.parse(String(response.headers?.date ?? ''));
+	return Number.isFinite(time) ? time : undefined;
+}
+
 /** {@link ctsResponse}, resolving to the parsed body. */
 export async function ctsRequest(
 	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions | IExecuteFunctions,

@@ -178,6 +178,42 @@ describe('Create', () => {
 		expect(await sandbox.requests()).toHaveLength(0);
 	});
 
+	it('keeps the length the user typed when the start falls into a daylight-saving gap, and says so', async () => {
+		const { items, error } = await run({
+			operation: 'create',
+			...target,
+			title: 'Early call',
+			start: '2026-03-29T02:30:00',
+			end: '2026-03-29T03:30:00',
+			timeZone: 'Europe/Berlin',
+		});
+		expect(error).toBeUndefined();
+		expect(await lastBody()).toMatchObject({ start: '2026-03-29T03:30:00', duration: 'PT1H', timeZone: 'Europe/Berlin' });
+		expect(items[0].json).toMatchObject({ start: '2026-03-29T03:30:00', end: '2026-03-29T04:30:00' });
+		expect(items[0].json.notices).toEqual([
+			'Start: 2026-03-29 02:30:00 does not exist in Europe/Berlin (the clocks skip that hour for daylight saving time), so it was taken as 2026-03-29 03:30:00',
+		]);
+	});
+
+	it('converts a recurrence Until with an offset into the event zone, keeping the last occurrence', async () => {
+		const { items, error } = await run({
+			operation: 'create',
+			...target,
+			title: 'Evening',
+			start: '2026-12-07T23:00:00',
+			endMode: 'duration',
+			duration: 'PT30M',
+			timeZone: 'Europe/Berlin',
+			// 22:30 UTC is 23:30 in Berlin: the occurrence of Dec 9 at 23:00 is the last one.
+			additionalFields: { recurrence: { rule: { frequency: 'daily', interval: 1, ends: 'until', until: '2026-12-09T22:30:00Z' } } },
+		});
+		expect(error).toBeUndefined();
+		expect((await lastBody()).recurrenceRules).toEqual([{ '@type': 'RecurrenceRule', frequency: 'daily', interval: 1, until: '2026-12-09T23:30:00' }]);
+		const occurrences = await listEvents('2026-12-01T00:00:00Z', '2027-01-31T00:00:00Z');
+		expect(occurrences.map((event) => event.start)).toEqual(['2026-12-07T23:00:00', '2026-12-08T23:00:00', '2026-12-09T23:00:00']);
+		expect(occurrences.every((event) => event.masterEventId === items[0].json.id)).toBe(true);
+	});
+
 	it('requests a virtual room; its link appears in the description', async () => {
 		const { items } = await run({
 			operation: 'create',
@@ -306,6 +342,21 @@ describe('Get Many', () => {
 		expect(await sandbox.requests()).toHaveLength(0);
 	});
 
+	it.each([0, -1, 2.5, '={{ NaN }}', 'many'])('refuses Limit %p before any request', async (limit) => {
+		const { error, items } = await run({
+			operation: 'getAll',
+			accountId: 'acc-alice-a',
+			calendarIds: 'cal-alice-a-primary',
+			start: '2026-12-01T00:00:00Z',
+			end: '2027-01-01T00:00:00Z',
+			returnAll: false,
+			limit,
+		});
+		expect(items).toHaveLength(0);
+		expect(error?.message).toMatch(/^Limit: ".*" is not a whole number of 1 or more$/);
+		expect(await sandbox.requests()).toHaveLength(0);
+	});
+
 	it('outputs one item per series when asked, reading each master once', async () => {
 		const series = await createEvent({
 			title: 'Weekly',
@@ -396,6 +447,111 @@ describe('Update', () => {
 			},
 		});
 		expect(Object.keys(items[0].json.alerts as object)).toEqual([base64('{"a":"display","to":"-PT1H"}')]);
+	});
+
+	it('removes an alert created elsewhere with another spelling of the same offset (-PT60M), reading the event once', async () => {
+		const id60 = base64('{"a":"display","to":"-PT60M"}');
+		const created = await createEvent({
+			alerts: { [id60]: { '@type': 'Alert', trigger: { '@type': 'OffsetTrigger', offset: '-PT60M', relativeTo: 'start' }, action: 'display' } },
+		});
+		await sandbox.clearRequests();
+		const { items, error } = await run({
+			operation: 'update',
+			eventId: created.id,
+			...target,
+			updateFields: { alertsToRemove: { alert: [{ minutesBefore: 60, action: 'display' }] } },
+		});
+		expect(error).toBeUndefined();
+		expect((await sandbox.requests()).map((call) => call.path)).toEqual(['/v3/events', '/v3/events/update']);
+		expect((await lastBody()).alerts).toEqual({ [id60]: null });
+		expect(items[0].json.alerts ?? {}).toEqual({});
+		expect((await getEvent(created.id)).body.data.event.alerts ?? {}).toEqual({});
+	});
+
+	it('refuses to remove an alert the event does not have, before changing anything', async () => {
+		const created = await createEvent({ title: 'unchanged' });
+		const { error } = await run({
+			operation: 'update',
+			eventId: created.id,
+			...target,
+			updateFields: { title: 'changed', alertsToRemove: { alert: [{ minutesBefore: 10, action: 'display' }] } },
+		});
+		expect(error?.message).toBe('Alerts to Remove: the event has no "display" alert 10 minutes before the start');
+		expect((await sandbox.requests()).map((call) => call.path)).toEqual(['/v3/events/create', '/v3/events']);
+		expect((await getEvent(created.id)).body.data.event.title).toBe('unchanged');
+	});
+
+	it('reports an alert removal the service could not carry out (occurrence named by series), instead of success', async () => {
+		const id60 = base64('{"a":"display","to":"-PT60M"}');
+		const series = await createEvent({
+			start: '2026-12-07T09:00:00',
+			alerts: { [id60]: { '@type': 'Alert', trigger: { '@type': 'OffsetTrigger', offset: '-PT60M', relativeTo: 'start' }, action: 'display' } },
+			recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'daily', interval: 1, count: 3 }],
+		});
+		const { error } = await run({
+			operation: 'update',
+			identifyBy: 'occurrence',
+			masterEventId: series.id,
+			recurrenceId: '2026-12-08T09:00:00',
+			recurrenceIdTimeZone: 'Europe/Berlin',
+			...target,
+			updateFields: { alertsToRemove: { alert: [{ minutesBefore: 60, action: 'display' }] } },
+		});
+		expect(error?.message).toBe('The event was updated, but the "display" alert 60 minutes before the start could not be removed');
+	});
+
+	it('adds a location without replacing the others, removes one by name, and keeps the service\'s keys', async () => {
+		const created = await createEvent({
+			locations: { 'room-key': { '@type': 'Location', name: 'Room 1' }, lobby: { '@type': 'Location', name: 'Lobby' } },
+		});
+		const { items, error } = await run({
+			operation: 'update',
+			eventId: created.id,
+			...target,
+			updateFields: { locations: { location: [{ name: 'Room 2' }] }, locationsToRemove: 'Lobby' },
+		});
+		expect(error).toBeUndefined();
+		expect((await lastBody()).locations).toEqual({ [base64('Room 2')]: { '@type': 'Location', name: 'Room 2' }, lobby: null });
+		expect(items[0].json.locations).toEqual({
+			'room-key': { '@type': 'Location', name: 'Room 1' },
+			[base64('Room 2')]: { '@type': 'Location', name: 'Room 2' },
+		});
+	});
+
+	it('makes a series a single event with Remove Recurrence', async () => {
+		const series = await createEvent({
+			start: '2026-12-07T09:00:00',
+			recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'daily', interval: 1, count: 3 }],
+		});
+		const { items, error } = await run({
+			operation: 'update',
+			eventId: series.id,
+			...target,
+			seriesUpdateMode: 'all',
+			updateFields: { removeRecurrence: true },
+		});
+		expect(error).toBeUndefined();
+		expect((await lastBody()).recurrenceRules).toBeNull();
+		expect(items[0].json).not.toHaveProperty('recurrenceRules');
+		expect(await listEvents('2026-12-01T00:00:00Z', '2027-01-31T00:00:00Z')).toHaveLength(1);
+	});
+
+	it('converts a recurrence Until with an offset on update into the event\'s own zone, read once', async () => {
+		const series = await createEvent({
+			start: '2026-12-07T23:00:00',
+			timeZone: 'Europe/Berlin',
+			recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'daily', interval: 1, count: 10 }],
+		});
+		const { error } = await run({
+			operation: 'update',
+			eventId: series.id,
+			...target,
+			seriesUpdateMode: 'all',
+			updateFields: { recurrence: { rule: { frequency: 'daily', interval: 1, ends: 'until', until: '2026-12-09T22:30:00Z' } } },
+		});
+		expect(error).toBeUndefined();
+		expect((await lastBody()).recurrenceRules).toEqual([{ '@type': 'RecurrenceRule', frequency: 'daily', interval: 1, until: '2026-12-09T23:30:00' }]);
+		expect(await listEvents('2026-12-01T00:00:00Z', '2027-01-31T00:00:00Z')).toHaveLength(3);
 	});
 
 	it('adding an alert to an event on the calendar\'s default alerts switches the defaults off', async () => {

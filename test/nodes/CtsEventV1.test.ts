@@ -116,3 +116,35 @@ it('an expired token is refused with a clear message', async () => {
 	expect(error?.message).toMatch(/^Authentication failed/);
 	expect(JSON.stringify(error)).not.toContain(token);
 });
+
+it('checks the RSVP answer before building the path from it: an expression cannot reach another endpoint', async () => {
+	const created = await createV3();
+	const { error, items } = await run({ operation: 'rsvp', eventId: created.id, rsvpAction: '={{ "delete" }}' });
+	expect(items).toHaveLength(0);
+	expect(error?.message).toBe('Response: "delete" is not an answer: use accept, decline or tentativelyAccept');
+	expect(await sandbox.requests()).toHaveLength(0);
+	expect((await sandbox.api('GET', '/v3/events', { qs: { id: created.id } })).status).toBe(200);
+});
+
+it('sends v1 only what v1 documents: alerts without useDefaultAlerts, the default room kind only', async () => {
+	const { error } = await run({
+		operation: 'create',
+		calendarId: 'cal-alice-a-primary',
+		title: 'Sync',
+		start: '2026-12-01T09:00:00',
+		end: '2026-12-01T09:30:00',
+		timeZone: 'Europe/Berlin',
+		additionalFields: {
+			alerts: { alert: [{ minutesBefore: 10, action: 'display' }] },
+			// Both left over from v3 (hidden for v1): neither may be sent.
+			useDefaultAlerts: false,
+			requestVirtualRoom: 'providerBMeetingRoom',
+			requestDefaultVirtualRoom: true,
+		},
+	});
+	expect(error).toBeUndefined();
+	const [call] = await sandbox.requests();
+	expect(call.body).not.toHaveProperty('useDefaultAlerts');
+	expect(call.body).toMatchObject({ 'service.example:requestVirtualRoom': 'default' });
+	expect(Object.keys((call.body as Record<string, object>).alerts)).toEqual([Buffer.from('{"a":"display","to":"-PT10M"}').toString('base64')]);
+});

@@ -3,6 +3,7 @@
  * sandbox over HTTP. What the node sent is read back from the sandbox's request log.
  */
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { AlteringProxy } from '../harness/alteringProxy';
 import { Engine, type NodeRunOptions } from '../harness/engine';
 import { ALICE_KEY, NOPLAN_KEY, SandboxClient } from '../harness/sandboxClient';
 
@@ -88,7 +89,7 @@ describe('Create', () => {
 	});
 
 	it.each([
-		['a wall-clock time is sent as is, without a zone', '2026-12-01T09:30:00', undefined, '2026-12-01T09:30:00', undefined],
+		['a wall-clock time without a chosen zone is sent with the workflow zone it was read in', '2026-12-01T09:30:00', undefined, '2026-12-01T09:30:00', 'America/New_York'],
 		['a date alone means midnight', '2026-12-01', 'Europe/Berlin', '2026-12-01T00:00:00', 'Europe/Berlin'],
 		['an instant without a chosen zone is kept in the workflow zone', '2026-12-01T12:00:00Z', undefined, '2026-12-01T07:00:00', 'America/New_York'],
 		['a space-separated time is understood', '2026-12-01 08:15', 'Asia/Tokyo', '2026-12-01T08:15:00', 'Asia/Tokyo'],
@@ -113,6 +114,7 @@ describe('Create', () => {
 		['an empty title', { title: '={{ "" }}' }, 'Title: title must be longer than or equal to 1 characters'],
 		['a due date that is not a date', { title: 'x', additionalFields: { due: 'next tuesday' } }, 'Due: "next tuesday" is not a date and time'],
 		['a time zone abbreviation', { title: 'x', additionalFields: { timeZone: 'EST' } }, 'Time Zone: "EST" is not an IANA time zone'],
+		['a due date in an abbreviated chosen zone', { title: 'x', additionalFields: { due: '2026-12-01T09:00:00', timeZone: 'EST' } }, 'Time Zone: "EST" is not an IANA time zone'],
 		['an offset as time zone', { title: 'x', additionalFields: { timeZone: 'GMT+1' } }, 'Time Zone: "GMT+1" is not an IANA time zone'],
 		['a priority above 9', { title: 'x', additionalFields: { priority: '={{ 12 }}' } }, 'Priority: priority must not be greater than 9'],
 		['a priority below 0', { title: 'x', additionalFields: { priority: '={{ -1 }}' } }, 'Priority: priority must not be less than 0'],
@@ -126,6 +128,63 @@ describe('Create', () => {
 		expect(items).toHaveLength(0);
 		expect(error?.message).toContain(message);
 		expect(await apiCalls()).toHaveLength(0);
+	});
+
+	it.each(['GMT', 'Etc/GMT-2', 'EST5EDT', 'Universal'])(
+		'refuses a due date when no zone is chosen and the workflow zone is %s, before any request',
+		async (workflowZone) => {
+			const { error, items } = await run({ operation: 'create', title: 'x', additionalFields: { due: '2026-12-01T09:00:00' } }, { timezone: workflowZone });
+			expect(items).toHaveLength(0);
+			expect(error?.message).toBe(
+				`Due: the workflow's time zone "${workflowZone}" is not one the service accepts, so the date cannot be sent in it: choose a Time Zone`,
+			);
+			expect(await apiCalls()).toHaveLength(0);
+		},
+	);
+
+	it('says so in the output when the due time falls into a daylight-saving gap', async () => {
+		const { items, error } = await run({
+			operation: 'create',
+			title: 'x',
+			additionalFields: { due: '2026-03-29T02:30:00', timeZone: 'Europe/Berlin' },
+		});
+		expect(error).toBeUndefined();
+		const [create] = await apiCalls();
+		expect(create.body).toMatchObject({ due: '2026-03-29T03:30:00', timeZone: 'Europe/Berlin' });
+		expect(items[0].json).toMatchObject({ due: '2026-03-29T03:30:00' });
+		expect(items[0].json.notices).toEqual([
+			'Due: 2026-03-29 02:30:00 does not exist in Europe/Berlin (the clocks skip that hour for daylight saving time), so it was taken as 2026-03-29 03:30:00',
+		]);
+	});
+
+	it('does not send an added but empty due date, time zone or task list', async () => {
+		const { error } = await run({
+			operation: 'create',
+			title: 'x',
+			returnFullTask: false,
+			additionalFields: { due: '', timeZone: '', description: 'kept' },
+		});
+		expect(error).toBeUndefined();
+		const [create] = await apiCalls();
+		expect(create.body).toEqual({ title: 'x', description: 'kept' });
+	});
+
+	it('fails, instead of outputting an empty ID, when the service answers create without one', async () => {
+		const proxy = new AlteringProxy(sandbox.url, (_method, path, answer) =>
+			path === '/v3/tasks/create' ? { ...answer, body: Buffer.from(JSON.stringify({ data: {} })) } : answer,
+		);
+		await proxy.start();
+		try {
+			const { error, items } = await run(
+				{ operation: 'create', title: 'x', returnFullTask: false },
+				{ credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url } } },
+			);
+			expect(items).toHaveLength(0);
+			expect(error?.message).toBe('The service answered the create request without a task ID');
+			expect(error?.description).toContain('The task may have been created');
+		} finally {
+			await proxy.stop();
+		}
 	});
 
 	it('shows a service validation error decoded, with status and errorRef', async () => {

@@ -3,6 +3,7 @@
  * boundaries, Limit, Updated After, and the one case the interface cannot page past.
  */
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { AlteringProxy } from '../harness/alteringProxy';
 import { Engine } from '../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
 
@@ -51,6 +52,35 @@ it('Return All reads 250 tasks whose ties straddle page boundaries, each exactly
 	expect(calls.every((call) => call.query.limit === '100')).toBe(true);
 	expect(calls[0].query.updatedAfter).toBeUndefined();
 	expect(calls.map((call) => call.points)).toEqual([10, 10, 10, 10]);
+});
+
+it('Return All outputs a task changed during the walk once, in its newest version', async () => {
+	const ids = await createGroups([60, 60, 30]);
+	let changed = false;
+	const proxy = new AlteringProxy(sandbox.url, async (_method, path, answer) => {
+		if (path === '/v3/tasks/list' && !changed) {
+			// After the first page was read: the first task changes, and is listed again later.
+			changed = true;
+			await sandbox.control('clock', { advanceSeconds: 1 });
+			await sandbox.api('POST', '/v3/tasks/update', { body: { id: ids[0], title: 'changed during the walk' } });
+		}
+		return answer;
+	});
+	await proxy.start();
+	try {
+		const { items, error } = await engine.runNode({
+			type: 'ctsTask',
+			parameters: { resource: 'task', operation: 'getAll', returnAll: true },
+			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url } },
+		});
+		expect(error).toBeUndefined();
+		const returned = items.map((item) => item.json);
+		expect(returned).toHaveLength(150);
+		expect(new Set(returned.map((task) => task.id)).size).toBe(150);
+		expect(returned.filter((task) => task.id === ids[0])).toEqual([expect.objectContaining({ title: 'changed during the walk' })]);
+	} finally {
+		await proxy.stop();
+	}
 });
 
 it('Return All needs one call per 100 tasks when no timestamps are shared, plus one to see the end', async () => {

@@ -19,6 +19,7 @@ import {
 	timeZoneField,
 	toStringList,
 } from '../../shared/fields';
+import { withNotices } from '../../shared/itemState';
 import { ctsRequest } from '../../shared/transport';
 
 export const TASK_RESOURCE = 'task';
@@ -84,7 +85,7 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 			type: 'dateTime',
 			default: '',
 			description:
-				'When the task is due. A time without offset is read in the Time Zone field (or the workflow\'s time zone); a time with an offset is converted into it. A date alone means midnight.',
+				'When the task is due. A time without offset is read in the Time Zone field, or else in the workflow\'s time zone, which is then sent as the task\'s time zone; a time with an offset is converted into that zone. A date alone means midnight. A time that a daylight-saving change skips is moved forward by the gap, and the output\'s "notices" say so.',
 			routing: { send: { preSend: [sendLocalDateTime(collection, 'due', 'timeZone', 'Due')] } },
 		},
 		{
@@ -216,9 +217,8 @@ export function outputAfterWrite(readBackParameter: string | undefined, extra: I
 		_items: INodeExecutionData[],
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
-		const created = ((response.body as IDataObject | undefined)?.data as IDataObject | undefined)?.id;
-		const id = String(created ?? this.getNodeParameter('taskId', ''));
-		if (!readBackParameter || !this.getNodeParameter(readBackParameter, false)) return [{ json: { id, ...extra } }];
+		const id = this.getNodeParameter('operation', '') === 'create' ? createdTaskId(this, response) : String(this.getNodeParameter('taskId', ''));
+		if (!readBackParameter || !this.getNodeParameter(readBackParameter, false)) return [{ json: withNotices(this, { id, ...extra }) }];
 		let task: IDataObject | null;
 		try {
 			task = await readTask(this, id);
@@ -233,8 +233,20 @@ export function outputAfterWrite(readBackParameter: string | undefined, extra: I
 				itemIndex: this.getItemIndex(),
 			});
 		}
-		return [{ json: task }];
+		return [{ json: withNotices(this, task) }];
 	};
+}
+
+/** The ID the service gave a created task (`{ data: { id } }`); an answer without one is an error, not `{ id: '' }`. */
+function createdTaskId(context: IExecuteSingleFunctions, response: IN8nHttpFullResponse): string {
+	const id = ((response.body as IDataObject | undefined)?.data as IDataObject | undefined)?.id;
+	if (typeof id !== 'string' || id === '') {
+		throw new NodeOperationError(context.getNode(), 'The service answered the create request without a task ID', {
+			itemIndex: context.getItemIndex(),
+			description: `It answered HTTP ${response.statusCode} with ${JSON.stringify(response.body ?? null).slice(0, 200)}. The task may have been created: check the task list before running the workflow again.`,
+		});
+	}
+	return id;
 }
 
 /** Option of the writes answered by 204 (update, move, close, reopen): read the task back. */

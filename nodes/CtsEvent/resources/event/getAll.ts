@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { parseDateInput } from '../../../shared/dates';
 import { invalidField } from '../../../shared/errors';
-import { returnAllAndLimitFields, toStringList } from '../../../shared/fields';
+import { resultLimit, returnAllAndLimitFields, toStringList } from '../../../shared/fields';
 import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
@@ -105,8 +105,7 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 	if (!Number.isInteger(windowMonths) || windowMonths < 1 || windowMonths > MAX_WINDOW_MONTHS) {
 		throw invalidField(node, 'Window Size (Months)', `must be a whole number from 1 to ${MAX_WINDOW_MONTHS}`, itemIndex);
 	}
-	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Number.POSITIVE_INFINITY : Number(context.getNodeParameter('limit', itemIndex, 50));
+	const limit = resultLimit(context, itemIndex);
 	return {
 		accountId,
 		calendarIds,

@@ -6,8 +6,8 @@ import { eventCreateDescription, sendCreateTiming } from './create';
 import { eventDeleteDescription } from './delete';
 import { eventGetDescription } from './get';
 import { eventGetManyDescription } from './getAll';
-import { eventRsvpDescription } from './rsvp';
-import { eventUpdateDescription, sendUpdateTiming } from './update';
+import { eventRsvpDescription, sendRsvpPath } from './rsvp';
+import { eventUpdateDescription, prepareUpdate, verifyRemovals } from './update';
 
 function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 	const all: INodePropertyOptions[] = [
@@ -54,7 +54,9 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			action: 'Answer an invitation',
 			description: 'Accept, decline or tentatively accept an event as the account owner',
 			routing: {
-				request: { method: 'POST', url: '=/v1/events/{{$parameter.rsvpAction}}' },
+				// The path is set once the answer is checked (see sendRsvpPath).
+				request: { method: 'POST', url: '/v1/events/' },
+				send: { preSend: [sendRsvpPath] },
 				output: {
 					postReceive: [
 						{
@@ -72,8 +74,8 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			description: 'Change only the fields you set; participants and alerts are added or removed individually',
 			routing: {
 				request: { method: 'POST', url: `/${version}/events/update` },
-				send: { preSend: [sendUpdateTiming] },
-				output: { postReceive: [outputEvent] },
+				send: { preSend: [prepareUpdate] },
+				output: { postReceive: [verifyRemovals, outputEvent] },
 			},
 		},
 	];
