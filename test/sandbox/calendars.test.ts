@@ -40,17 +40,14 @@ const ev = new Events(api);
 const CALENDARS = '/v3/calendars/list';
 const ACCOUNTS = '/v3/integrations/accounts/list';
 
-async function calendars(key?: string): Promise<any[]> {
-	const res = await api().get(CALENDARS, {}, { key });
+async function listed(path: string, field: string, key?: string): Promise<any[]> {
+	const res = await api().get(path, {}, { key });
 	expect(res.status).toBe(200);
-	return res.body.data.calendars;
+	return res.body.data[field];
 }
 
-async function accounts(key?: string): Promise<any[]> {
-	const res = await api().get(ACCOUNTS, {}, { key });
-	expect(res.status).toBe(200);
-	return res.body.data.accounts;
-}
+const calendars = (key?: string) => listed(CALENDARS, 'calendars', key);
+const accounts = (key?: string) => listed(ACCOUNTS, 'accounts', key);
 
 const HEX = /^#[0-9a-f]{6}$/;
 const RIGHTS = ['mayReadFreeBusy', 'mayReadItems', 'mayWriteAll', 'mayWriteOwn', 'mayUpdatePrivate', 'mayRSVP', 'mayAdmin', 'mayDelete'];

@@ -321,6 +321,16 @@ function tag(id: string, name: string, color: string, updated: string): TagRecor
 	return { id, name, color, updated };
 }
 
+/** A user's entry of a per-user map, created empty on first use. */
+function ofUser<T>(perUser: Map<string, Map<string, T>>, userId: string): Map<string, T> {
+	let items = perUser.get(userId);
+	if (!items) {
+		items = new Map();
+		perUser.set(userId, items);
+	}
+	return items;
+}
+
 interface PersistedState {
 	format: typeof FORMAT;
 	version: number;
@@ -400,12 +410,7 @@ export class Store {
 
 	/** The tasks of a user (created empty on first use). */
 	tasksOf(userId: string): Map<string, TaskRecord> {
-		let tasks = this.tasks.get(userId);
-		if (!tasks) {
-			tasks = new Map();
-			this.tasks.set(userId, tasks);
-		}
-		return tasks;
+		return ofUser(this.tasks, userId);
 	}
 
 	/** The user's open tasks in list order. */
@@ -439,22 +444,12 @@ export class Store {
 
 	/** The events of a user (created empty on first use). */
 	eventsOf(userId: string): Map<string, EventRecord> {
-		let events = this.events.get(userId);
-		if (!events) {
-			events = new Map();
-			this.events.set(userId, events);
-		}
-		return events;
+		return ofUser(this.events, userId);
 	}
 
 	/** The tags of a user, deleted ones included (created empty on first use). */
 	tagsOf(userId: string): Map<string, TagRecord> {
-		let tags = this.tags.get(userId);
-		if (!tags) {
-			tags = new Map();
-			this.tags.set(userId, tags);
-		}
-		return tags;
+		return ofUser(this.tags, userId);
 	}
 
 	/** A position after every position handed out so far. */
