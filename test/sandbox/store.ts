@@ -249,7 +249,7 @@ export function fixtures(): Fixtures {
 		accountId: string,
 		name: string,
 		color: string,
-		extra: Partial<Pick<Calendar, 'primary' | 'myRights' | 'defaultAlertOffsets' | 'busy' | 'overrideColor' | 'overrideName'>> = {},
+		extra: Partial<Pick<Calendar, 'myRights' | 'defaultAlertOffsets' | 'busy' | 'overrideColor' | 'overrideName'>> = {},
 	): Calendar => {
 		const owner = byId.get(accountId)!;
 		const sortOrder = sortOrders.get(accountId) ?? 0;
