@@ -31,6 +31,7 @@ describe('fixtures', () => {
 		expect(calendars).toEqual([
 			['cal-alice-a-primary', 'acc-alice-a'],
 			['cal-alice-a-team', 'acc-alice-a'],
+			['cal-alice-a-holidays', 'acc-alice-a'],
 			['cal-alice-b-primary', 'acc-alice-b'],
 			['cal-alice-c-home', 'acc-alice-c'],
 			['cal-alice-expired', 'acc-alice-expired'],
@@ -39,6 +40,11 @@ describe('fixtures', () => {
 		]);
 		expect(store.tasks.size).toBe(0);
 		expect(store.events.size).toBe(0);
+		const tags = [...store.tags].map(([userId, byId]) => [userId, [...byId.keys()]]);
+		expect(tags).toEqual([
+			['alice', ['tag-alice-work', 'tag-alice-urgent', 'tag-alice-errands']],
+			['bob', ['tag-bob-reading']],
+		]);
 	});
 });
 
