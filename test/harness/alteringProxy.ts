@@ -45,7 +45,7 @@ export class AlteringProxy {
 						});
 						const headers = { ...altered.headers, 'content-length': String(altered.body.length) };
 						delete headers['transfer-encoding'];
-						outgoing.writeHead(altered.status, headers as Record<string, string>);
+						outgoing.writeHead(altered.status, headers as Record<string, string | string[]>);
 						outgoing.end(altered.body);
 					});
 				},
