@@ -5,7 +5,8 @@ import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 
 // `n8n-node lint`'s own config with n8n Cloud support, for all code: ESLint's and typescript-eslint's
 // recommended rules, import-x, no-console, the community-nodes plugin's recommended set and
-// n8n-nodes-base's community, credentials and nodes sets (README: "n8n's node tooling").
+// n8n-nodes-base's community, credentials and nodes sets. It is not the CLI's default file, which
+// strict mode requires: README, "Where the package departs from n8n-node's defaults".
 // The CLI bundles eslint-plugin-n8n-nodes-base 1.16.7; the package's pinned 2.0.0 (the same rules,
 // on ESLint 9's API) takes its place, since ESLint accepts one plugin object per name.
 const cliConfig = n8nNodeCliConfig.map((block) =>
