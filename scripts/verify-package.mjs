@@ -93,11 +93,13 @@ export function checkManifest(root) {
 	if (!existsSync(join(root, 'dist'))) {
 		findings.push('dist: missing, run `npm run build` first');
 	} else {
+		// `npm run build` adds to dist/ without removing: a file built from a deleted source stays.
+		const stale = 'or dist/ holds an old build: delete it and build again';
 		const nodes = builtFiles(root, 'dist/nodes', '.node.js');
 		const credentials = builtFiles(root, 'dist/credentials', '.credentials.js');
-		if (!sameMembers(n8n.nodes, nodes)) findings.push(`n8n.nodes: must list exactly the built nodes ${JSON.stringify(nodes)}, is ${JSON.stringify(n8n.nodes)}`);
+		if (!sameMembers(n8n.nodes, nodes)) findings.push(`n8n.nodes: must list exactly the built nodes ${JSON.stringify(nodes)}, is ${JSON.stringify(n8n.nodes)} (${stale})`);
 		if (!sameMembers(n8n.credentials, credentials)) {
-			findings.push(`n8n.credentials: must list exactly the built credentials ${JSON.stringify(credentials)}, is ${JSON.stringify(n8n.credentials)}`);
+			findings.push(`n8n.credentials: must list exactly the built credentials ${JSON.stringify(credentials)}, is ${JSON.stringify(n8n.credentials)} (${stale})`);
 		}
 	}
 
