@@ -32,11 +32,9 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 	describe(title, () => {
 		let sandbox;
 		let n8n;
-		let eventsAvailable = false;
 
 		before(async () => {
 			sandbox = await startSandbox();
-			eventsAvailable = await sandbox.hasEvents();
 			n8n = await N8nHarness.create({ line, ...(customExtensions ? { customExtensions } : {}) });
 			await prepare?.(n8n);
 			await n8n.importCredentials(
@@ -148,8 +146,7 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			assert.match(output, /Task not found: no task with ID \\?"no-such-task\\?"/);
 		});
 
-		it('v3 events: create (timed, all-day, recurring), get, update, occurrence update, get many, delete', async (t) => {
-			if (!eventsAvailable) return t.skip('this sandbox does not serve events yet');
+		it('v3 events: create (timed, all-day, recurring), get, update, occurrence update, get many, delete', async () => {
 			await sandbox.reset();
 			const run = await execute('ctsE2eEventV3001');
 
@@ -194,8 +191,7 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			assert.equal((await sandbox.api('GET', '/v3/events', { qs: { id: created.id } })).status, 404);
 		});
 
-		it('v3 event error paths', async (t) => {
-			if (!eventsAvailable) return t.skip('this sandbox does not serve events yet');
+		it('v3 event error paths', async () => {
 			await sandbox.reset();
 			const run = await execute('ctsE2eEventErr01');
 			const unknown = errorOf(run, 'Get Unknown');
@@ -209,8 +205,7 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			assert.match(errorOf(run, 'Delete Gone Is Error').message, /^Event not found/);
 		});
 
-		it('v1 events with a bearer token: create, get many, update, RSVP, delete', async (t) => {
-			if (!eventsAvailable) return t.skip('this sandbox does not serve events yet');
+		it('v1 events with a bearer token: create, get many, update, RSVP, delete', async () => {
 			await sandbox.reset();
 			const run = await execute('ctsE2eEventV1001');
 			const created = only(run, 'Create');
