@@ -78,7 +78,7 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			assert.equal(created.description, 'Made by n8n');
 
 			const child = only(run, 'Create Subtask');
-			assert.deepEqual(Object.keys(child.relatedTo ?? {}), [created.id]);
+			assert.deepEqual(child.relatedTo, { [created.id]: { '@type': 'Relation', relation: { parent: true } } });
 			assert.deepEqual(Object.keys(only(run, 'Create ID Only')), ['id']);
 
 			assert.deepEqual(only(run, 'Get'), created);
@@ -218,7 +218,9 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			assert.deepEqual(only(run, 'Delete'), { id: created.id, deleted: true });
 			assert.deepEqual(only(run, 'Delete Again'), { id: created.id, deleted: true, alreadyDeleted: true });
 			assert.match(errorOf(run, 'Expired Token').message, /^Authentication failed/);
-			assert.ok(errorOf(run, 'RSVP Decline Unknown').message);
+			const unknown = errorOf(run, 'RSVP Decline Unknown');
+			assert.match(unknown.message, /^Event not found/);
+			assert.equal(unknown.context.httpStatus, 404);
 
 			const rsvp = (await sandbox.requests()).filter((call) => call.path.startsWith('/v1/events/') && call.body?.id === created.id);
 			assert.deepEqual(
