@@ -50,7 +50,6 @@ describe('npm start', () => {
 		}
 		return {
 			output: () => output,
-			seconds: (Date.now() - started) / 1000,
 			// What Ctrl-C sends to the foreground process.
 			stop: async () => {
 				child.kill('SIGINT');
@@ -134,11 +133,12 @@ describe('npm start', () => {
 		}
 	});
 
-	it('a second start reuses the install and the setup, and is ready in well under a minute', async () => {
+	// How long a second start takes is a benchmark figure (npm run bench, section 8).
+	it('a second start reuses the install and the setup', async () => {
 		const run = await start();
 		try {
 			assert.match(run.output(), /the example workflows \("CTS example: …"\)/);
-			assert.ok(run.seconds < 60, `ready after ${run.seconds} s`);
+			assert.doesNotMatch(run.output(), /Installing n8n/, 'the install is reused');
 		} finally {
 			assert.equal(await run.stop(), 0);
 		}

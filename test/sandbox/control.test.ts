@@ -199,12 +199,12 @@ describe('faults', () => {
 
 	it('faults: {"delayMs":n,"count":k} delays the next k API calls', async () => {
 		await api().control('POST', 'faults', { delayMs: 150, count: 1 });
-		let started = Date.now();
+		const started = Date.now();
 		expect((await api().get('/v3/tasks', { id: 'x' })).status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-		started = Date.now();
-		await api().get('/v3/tasks', { id: 'x' });
-		expect(Date.now() - started).toBeLessThan(140);
+		// The delay was used up: nothing is pending for the next call. (How long the next call
+		// takes is a benchmark figure: npm run bench:sandbox.)
+		expect((await api().control('GET', 'faults')).body).toEqual({});
 	});
 
 	it('faults: a delayed write still reads its body and succeeds', async () => {
