@@ -221,6 +221,21 @@ describe('faults', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(90);
 	});
 
+	it('faults: {"path": p} limits the faults to API calls of that path', async () => {
+		expect((await api().control('POST', 'faults', { status: 503, count: 2, path: '/v3/tasks' })).body).toEqual({
+			status: 503,
+			statusCount: 2,
+			path: '/v3/tasks',
+		});
+		expect((await api().post('/v3/tasks/create', { title: 'Unharmed' })).status).toBe(200);
+		expectErrorBody(await api().get('/v3/tasks', { id: 'x' }), 503);
+		expect(await api().listTasks()).toHaveLength(1);
+		expectErrorBody(await api().get('/v3/tasks', { id: 'x' }), 503);
+		expect((await api().get('/v3/tasks', { id: 'x' })).status).toBe(200);
+		expect((await api().control('GET', 'faults')).body).toEqual({});
+		expectValidation(await api().control('POST', 'faults', { status: 503, path: 'v3/tasks' }), ['path must start with /']);
+	});
+
 	it('faults: control calls and unauthenticated calls do not use up faults', async () => {
 		await api().control('POST', 'faults', { status: 503, count: 1 });
 		await api().control('GET', 'requests');
