@@ -9,35 +9,22 @@
  * Prints one JSON line: { n8nVersion, firstSeconds, startSeconds: [...], aloneSeconds: [...] }.
  * Environment: BENCH_START_ROUNDS (default 3), CTS_N8N_RUNTIME_DIR (where n8n is installed).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { ensureRuntime, freePort, n8nEnv, projectRoot, startN8n } from '../../scripts/n8n-runtime.mjs';
+import { startNpmStart } from '../e2e/support/npmStart.mjs';
 
 const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const log = (message) => console.error(`[bench] ${message}`);
 
-/** `npm start` until it prints that it is ready; then Ctrl-C (SIGINT), as a user stops it. */
+/** `npm start` until it prints that it is ready; then Ctrl-C, as a user stops it. */
 async function npmStart(stateDir, n8nPort, sandboxPort) {
-	const child = spawn(process.execPath, [join(projectRoot, 'scripts', 'start.mjs')], {
-		env: { ...process.env, NODE_ENV: '', N8N_PORT: String(n8nPort), SANDBOX_PORT: String(sandboxPort), CTS_START_DIR: stateDir },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let output = '';
-	child.stdout.on('data', (chunk) => (output += chunk));
-	child.stderr.on('data', (chunk) => (output += chunk));
-	const exited = new Promise((resolve) => child.on('exit', resolve));
-	const started = process.hrtime.bigint();
-	while (!output.includes('is ready')) {
-		if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-	child.kill('SIGINT');
-	if ((await exited) !== 0) throw new Error(`npm start did not stop cleanly:\n${output.slice(-3000)}`);
-	return seconds;
+	const run = await startNpmStart({ stateDir, n8nPort, sandboxPort });
+	const code = await run.stop();
+	if (code !== 0) throw new Error(`npm start did not stop cleanly (exit ${code}):\n${run.output().slice(-3000)}`);
+	return run.readySeconds;
 }
 
 /** n8n alone, as npm start runs it, until its editor is served; then stopped. */

@@ -43,6 +43,9 @@ const asExpression = anyValue
 	.filter((expression) => !expression.slice(3, -3).includes('}}') && !expression.slice(3, -3).includes('{{'));
 const parameterValue = fc.oneof(anyValue, asExpression);
 
+/** What a successful run must have output and done; called with the node's output items. */
+type SuccessCheck = (items: INodeExecutionData[]) => Promise<void>;
+
 /** A create outputs one item, and the service holds what it names. */
 const createdTask: SuccessCheck = async (items) => {
 	expect(items).toHaveLength(1);
@@ -61,9 +64,6 @@ const listed = (type: 'Task' | 'Event'): SuccessCheck => async (items) => {
 };
 
 const knownErrorMessage = /^([A-Z][\w /()'-]*: .+|The service rejected the request.*|Task not found.*|Event not found.*|Not found.*|The change to task .*)$/s;
-
-/** What a successful run must have output and done; called with the node's output items. */
-type SuccessCheck = (items: INodeExecutionData[]) => Promise<void>;
 
 async function expectCleanOutcome(type: string, parameters: IDataObject, onSuccess: SuccessCheck) {
 	const { error, items } = await engine.runNode({

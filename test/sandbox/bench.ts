@@ -166,12 +166,7 @@ async function benchEvents(base: URL): Promise<void> {
 	const bytes = Buffer.byteLength(text);
 	const count = (JSON.parse(text) as { data: { events: unknown[] } }).data.events.length;
 	const times: number[] = [];
-	for (let run = 0; run < 25; run++) {
-		const started = process.hrtime.bigint();
-		const status = await send(base, { method: 'GET', path });
-		times.push(Number(process.hrtime.bigint() - started) / 1e6);
-		if (status !== 200) throw new Error(`list answered ${status}`);
-	}
+	for (let run = 0; run < 25; run++) times.push(await timedCall(base, { method: 'GET', path }));
 	const warm = times.slice(5).sort((a, b) => a - b);
 	const listMs = median(warm);
 	console.log(
