@@ -99,6 +99,13 @@ export class SandboxClient {
 		return body.data.id as string;
 	}
 
+	/** Creates an event through `POST /v3/events/create` (e.g. with {@link timedEvent}); answers the event. */
+	async createEvent(fields: Record<string, unknown>, key = ALICE_KEY): Promise<Record<string, Json>> {
+		const { status, body } = await this.api('POST', '/v3/events/create', { key, body: fields });
+		if (status !== 200) throw new Error(`create event answered ${status}: ${JSON.stringify(body)}`);
+		return body.data.event;
+	}
+
 	async getTask(id: string, key = ALICE_KEY): Promise<TaskJson | null> {
 		const { body } = await this.api('GET', '/v3/tasks', { key, qs: { id } });
 		return body.data.task;

@@ -57,13 +57,14 @@ it('sends the token as "Authorization: Bearer <token>" and creates an event with
 
 it('lists events of calendars of one account, window by window', async () => {
 	await createV3({ title: 'One' });
-	const { items } = await run({
+	const { items, error } = await run({
 		operation: 'getAll',
 		calendarIds: 'cal-alice-a-primary',
 		start: '2026-11-01T00:00:00Z',
 		end: '2027-03-01T00:00:00Z',
 		returnAll: true,
 	});
+	expect(error).toBeUndefined();
 	expect(items.map((item) => item.json.title)).toEqual(['One']);
 	const calls = await sandbox.requests();
 	expect(calls.map((call) => call.path)).toEqual(['/v1/events/list', '/v1/events/list']);
@@ -73,13 +74,16 @@ it('lists events of calendars of one account, window by window', async () => {
 it('updates with patch semantics and deletes; a second delete counts as success', async () => {
 	const created = await createV3({ description: 'keep' });
 	const updated = await run({ operation: 'update', eventId: created.id, updateFields: { title: 'v1 title' } });
+	expect(updated.error).toBeUndefined();
 	expect(updated.items[0].json).toMatchObject({ id: created.id, title: 'v1 title', description: 'keep' });
 	const [update] = await sandbox.requests();
 	expect(update.body).toEqual({ id: created.id, title: 'v1 title' });
 	const deleted = await run({ operation: 'delete', eventId: created.id });
+	expect(deleted.error).toBeUndefined();
 	expect(deleted.items[0].json).toEqual({ id: created.id, deleted: true });
 	const again = await run({ operation: 'delete', eventId: created.id });
-	expect(again.items[0].json).toMatchObject({ alreadyDeleted: true });
+	expect(again.error).toBeUndefined();
+	expect(again.items[0].json).toEqual({ id: created.id, deleted: true, alreadyDeleted: true });
 });
 
 it.each([

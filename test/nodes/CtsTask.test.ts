@@ -45,7 +45,8 @@ describe('Create', () => {
 	});
 
 	it('outputs only the ID, with one call, when Return Full Task is off', async () => {
-		const { items } = await run({ operation: 'create', title: 'Quick', returnFullTask: false });
+		const { items, error } = await run({ operation: 'create', title: 'Quick', returnFullTask: false });
+		expect(error).toBeUndefined();
 		expect(Object.keys(items[0].json)).toEqual(['id']);
 		expect(await apiCalls()).toHaveLength(1);
 		expect(await sandbox.getTask(items[0].json.id as string)).toMatchObject({ title: 'Quick' });
@@ -204,7 +205,8 @@ describe('Create', () => {
 describe('Get', () => {
 	it('outputs the task', async () => {
 		const id = await sandbox.createTask({ title: 'Read me', priority: 3 });
-		const { items } = await run({ operation: 'get', taskId: id });
+		const { items, error } = await run({ operation: 'get', taskId: id });
+		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id, title: 'Read me', priority: 3 });
 		expect((await apiCalls()).at(-1)).toMatchObject({ method: 'GET', path: '/v3/tasks', query: { id } });
 	});
@@ -212,7 +214,8 @@ describe('Get', () => {
 	it('outputs a deleted task with deleted: true', async () => {
 		const id = await sandbox.createTask({ title: 'Gone' });
 		await sandbox.api('POST', '/v3/tasks/delete', { body: { id } });
-		const { items } = await run({ operation: 'get', taskId: id });
+		const { items, error } = await run({ operation: 'get', taskId: id });
+		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id, title: 'Gone', deleted: true });
 	});
 
@@ -243,11 +246,12 @@ describe('Update', () => {
 	it('sends only the fields that were set and outputs { id, success }', async () => {
 		const id = await sandbox.createTask({ title: 'Old', description: 'keep me', priority: 2 });
 		await sandbox.clearRequests();
-		const { items } = await run({
+		const { items, error } = await run({
 			operation: 'update',
 			taskId: id,
 			updateFields: { title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' },
 		});
+		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ id, success: true });
 		const [update] = await apiCalls();
 		expect(update.body).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' });
@@ -293,9 +297,15 @@ describe('Move', () => {
 		const a = await sandbox.createTask({ title: 'A' });
 		const b = await sandbox.createTask({ title: 'B' });
 		await sandbox.clearRequests();
-		await run({ operation: 'move', taskId: b, position: 'first', parent: 'keep' });
-		await run({ operation: 'move', taskId: a, position: 'after', previousTaskId: b, parent: 'under', parentTaskId: parent });
-		await run({ operation: 'move', taskId: a, position: 'keep', parent: 'root' });
+		for (const parameters of [
+			{ taskId: b, position: 'first', parent: 'keep' },
+			{ taskId: a, position: 'after', previousTaskId: b, parent: 'under', parentTaskId: parent },
+			{ taskId: a, position: 'keep', parent: 'root' },
+		]) {
+			const { items, error } = await run({ operation: 'move', ...parameters });
+			expect(error).toBeUndefined();
+			expect(items[0].json).toEqual({ id: parameters.taskId, success: true });
+		}
 		const bodies = (await apiCalls()).map((call) => call.body);
 		expect(bodies).toEqual([
 			{ id: b, previousId: null },
@@ -304,7 +314,7 @@ describe('Move', () => {
 		]);
 		const [taskA, taskB, taskParent] = await Promise.all([a, b, parent].map((id) => sandbox.getTask(id)));
 		expect(taskB!.position).toBeLessThan(taskParent!.position);
-		expect(taskA!.relatedTo ?? {}).toEqual({});
+		expect(taskA).not.toHaveProperty('relatedTo');
 	});
 
 	it('refuses keeping both position and parent', async () => {
@@ -318,8 +328,10 @@ describe('Delete', () => {
 	it('outputs { id, deleted: true }, succeeds again for a deleted task, and refuses a never-existing ID', async () => {
 		const id = await sandbox.createTask({ title: 'Doomed' });
 		const first = await run({ operation: 'delete', taskId: id });
+		expect(first.error).toBeUndefined();
 		expect(first.items[0].json).toEqual({ id, deleted: true });
 		const again = await run({ operation: 'delete', taskId: id });
+		expect(again.error).toBeUndefined();
 		expect(again.items[0].json).toEqual({ id, deleted: true });
 		const never = await run({ operation: 'delete', taskId: 'never-existed' });
 		expect(never.error?.message).toMatch(/^The service rejected the request: Invalid task id \(errorRef [\w-]+\)$/);
@@ -332,8 +344,10 @@ describe('Close and Reopen', () => {
 	it('completes and reopens a task', async () => {
 		const id = await sandbox.createTask({ title: 'Cycle' });
 		const closed = await run({ operation: 'close', taskId: id, returnTask: true });
+		expect(closed.error).toBeUndefined();
 		expect(closed.items[0].json).toMatchObject({ id, progress: 'completed' });
 		const reopened = await run({ operation: 'reopen', taskId: id });
+		expect(reopened.error).toBeUndefined();
 		expect(reopened.items[0].json).toEqual({ id, success: true });
 		expect(await sandbox.getTask(id)).toMatchObject({ progress: 'needs-action' });
 	});
@@ -341,7 +355,8 @@ describe('Close and Reopen', () => {
 	it('sends Occurrence Start as an ISO 8601 date-time', async () => {
 		const id = await sandbox.createTask({ title: 'Recurring' });
 		await sandbox.clearRequests();
-		await run({ operation: 'close', taskId: id, occurrenceStart: '2026-12-01T09:00:00' }, { timezone: 'Europe/Berlin' });
+		const { error } = await run({ operation: 'close', taskId: id, occurrenceStart: '2026-12-01T09:00:00' }, { timezone: 'Europe/Berlin' });
+		expect(error).toBeUndefined();
 		const [close] = await apiCalls();
 		expect(close.body).toEqual({ id, occurrenceStart: '2026-12-01T09:00:00+01:00' });
 	});
@@ -349,7 +364,7 @@ describe('Close and Reopen', () => {
 
 describe('several items', () => {
 	it('sends one request per item with its own expressions, and nothing leaks between items', async () => {
-		const { items } = await run(
+		const { items, error } = await run(
 			{
 				operation: 'create',
 				title: '={{ $json.title }}',
@@ -358,8 +373,10 @@ describe('several items', () => {
 			},
 			{ items: [{ title: 'one', priority: 1, tags: ['x'] }, { title: 'two' }, { title: 'three', priority: 3 }] },
 		);
+		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
 		const bodies = (await apiCalls()).map((call) => call.body);
+		expect(bodies).toHaveLength(3);
 		expect(bodies).toEqual(
 			expect.arrayContaining([
 				{ title: 'one', priority: 1, tags: ['x'] },
@@ -431,6 +448,7 @@ describe('authentication and limits', () => {
 		const id = await sandbox.createTask({ title: 'read me' });
 		await sandbox.control('faults', { status: 502, count: 2 });
 		const read = await run({ operation: 'get', taskId: id });
+		expect(read.error).toBeUndefined();
 		expect(read.items[0].json.title).toBe('read me');
 	});
 });

@@ -90,7 +90,8 @@ it('Return All needs one call per 100 tasks when no timestamps are shared, plus 
 		await sandbox.control('clock', { advanceSeconds: 1 });
 	}
 	await sandbox.clearRequests();
-	const { items } = await getMany({ returnAll: true });
+	const { items, error } = await getMany({ returnAll: true });
+	expect(error).toBeUndefined();
 	expect(items).toHaveLength(150);
 	// 100, then 51 (one re-read at the boundary + 50): a page that is not full ends the walk.
 	expect(await listCalls()).toHaveLength(2);
@@ -98,7 +99,8 @@ it('Return All needs one call per 100 tasks when no timestamps are shared, plus 
 
 it('Limit stops after that many tasks, asking only for what it still needs', async () => {
 	await createGroups([60, 50, 50, 50, 40]);
-	const { items } = await getMany({ returnAll: false, limit: 150 });
+	const { items, error } = await getMany({ returnAll: false, limit: 150 });
+	expect(error).toBeUndefined();
 	expect(items).toHaveLength(150);
 	expect(new Set(items.map((item) => item.json.id)).size).toBe(150);
 	const calls = await listCalls();
@@ -107,14 +109,16 @@ it('Limit stops after that many tasks, asking only for what it still needs', asy
 
 it('Limit below 100 is one call of that size', async () => {
 	await createGroups([5, 5]);
-	const { items } = await getMany({ returnAll: false, limit: 3 });
+	const { items, error } = await getMany({ returnAll: false, limit: 3 });
+	expect(error).toBeUndefined();
 	expect(items).toHaveLength(3);
 	expect((await listCalls()).map((call) => call.query.limit)).toEqual(['3']);
 });
 
 it('Updated After returns only tasks changed after that moment', async () => {
 	await createGroups([3, 2]);
-	const { items } = await getMany({ returnAll: true, filters: { updatedAfter: '2026-03-01T09:00:00.500Z' } });
+	const { items, error } = await getMany({ returnAll: true, filters: { updatedAfter: '2026-03-01T09:00:00.500Z' } });
+	expect(error).toBeUndefined();
 	expect(items.map((item) => item.json.title).sort()).toEqual(['g1-0', 'g1-1']);
 	expect((await listCalls())[0].query.updatedAfter).toBe('2026-03-01T09:00:00.500Z');
 });
@@ -123,13 +127,15 @@ it('completed and deleted tasks are not listed', async () => {
 	const [open, done, gone] = await createGroups([3]);
 	await sandbox.api('POST', '/v3/tasks/close', { body: { id: done } });
 	await sandbox.api('POST', '/v3/tasks/delete', { body: { id: gone } });
-	const { items } = await getMany({ returnAll: true });
+	const { items, error } = await getMany({ returnAll: true });
+	expect(error).toBeUndefined();
 	expect(items.map((item) => item.json.id)).toEqual([open]);
 });
 
 it('more than 100 tasks on one timestamp: returns what it can, warns in the output, never loops', async () => {
 	await createGroups([120, 5]);
-	const { items, run } = await getMany({ returnAll: true });
+	const { items, run, error } = await getMany({ returnAll: true });
+	expect(error).toBeUndefined();
 	expect(items).toHaveLength(105);
 	expect(await listCalls()).toHaveLength(3);
 	const hints = run.data.resultData.runData.CTS[0].hints ?? [];

@@ -168,7 +168,7 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
 		const user = authenticate(store, auth, req.headers.authorization, clock.now());
 		entry.user = user.id;
 
-		if (faults.pending) {
+		if (faults.pendingFor(path)) {
 			const fault = faults.take();
 			if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
 			if (fault.status !== 0) {
