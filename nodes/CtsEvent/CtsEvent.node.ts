@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { getTimeZones } from '../shared/timeZones';
-import { transportProperty } from '../shared/transport';
+import { pointBudgetOption, transportProperty } from '../shared/transport';
 import { eventDescription } from './resources/event';
 import { getManyEvents } from './resources/event/getAll';
 
@@ -50,6 +50,7 @@ export class CtsEvent implements INodeType {
 				default: 'event',
 			},
 			...eventDescription,
+			pointBudgetOption,
 		],
 	};
 

@@ -11,6 +11,7 @@ import {
 import { serviceStatus } from '../shared/errors';
 import { toStringList } from '../shared/fields';
 import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
+import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { MAX_WINDOW_MONTHS } from '../shared/windows';
 import { withEnd } from '../CtsEvent/shared/eventOutput';
 import { decide, type EventTriggerState, type TriggerEvent } from './state';
@@ -86,12 +87,26 @@ export class CtsEventTrigger implements INodeType {
 				description: `How far ahead to watch. Each check lists this window once (10 points); at most ${MAX_WINDOW_DAYS} days, what one list call allows.`,
 			},
 			{
+				displayName: TRIGGER_BUDGET_NOTICE,
+				name: 'budgetNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Look Back (Days)',
 				name: 'lookBackDays',
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 30 },
 				default: 0,
 				description: 'Also watch events that started up to this many days ago (for changes to recent events)',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [budgetShareOption],
 			},
 		],
 	};
@@ -110,6 +125,9 @@ export class CtsEventTrigger implements INodeType {
 		if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
 			throw new NodeOperationError(this.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);
 		}
+
+		const { budgetShare = DEFAULT_BUDGET_SHARE } = this.getNodeParameter('options', {}) as { budgetShare?: number };
+		if (!(await checkFitsBudget(this, budgetShare))) return null;
 
 		const previous = staticData.state;
 		// The window is placed on the service's time, carried forward on the local clock since the

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { getTimeZones } from '../shared/timeZones';
-import { transportProperty } from '../shared/transport';
+import { pointBudgetOption, transportProperty } from '../shared/transport';
 import { taskDescription } from './resources/task';
 import { getManyTasks } from './resources/task/getAll';
 
@@ -36,6 +36,7 @@ export class CtsTask implements INodeType {
 				default: 'task',
 			},
 			...taskDescription,
+			pointBudgetOption,
 		],
 	};
 

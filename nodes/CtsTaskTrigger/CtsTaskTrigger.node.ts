@@ -11,6 +11,7 @@ import {
 import { priorityOptions } from '../CtsTask/shared/taskFields';
 import { toStringList } from '../shared/fields';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
+import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 
 export class CtsTaskTrigger implements INodeType {
@@ -40,9 +41,14 @@ export class CtsTaskTrigger implements INodeType {
 				default: ['created', 'updated'],
 			},
 			{
-				displayName:
-					'Completed and deleted tasks leave the service\'s task list, so completing or deleting a task does not trigger. Each check costs 10 points of the account\'s budget (300 per 15 minutes).',
+				displayName: "Completed and deleted tasks leave the service's task list, so completing or deleting a task does not trigger.",
 				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: TRIGGER_BUDGET_NOTICE,
+				name: 'budgetNotice',
 				type: 'notice',
 				default: '',
 			},
@@ -78,6 +84,14 @@ export class CtsTaskTrigger implements INodeType {
 					},
 				],
 			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [budgetShareOption],
+			},
 		],
 	};
 
@@ -96,6 +110,9 @@ export class CtsTaskTrigger implements INodeType {
 			}
 			return [[{ json: sample }]];
 		}
+
+		const { budgetShare = DEFAULT_BUDGET_SHARE } = this.getNodeParameter('options', {}) as { budgetShare?: number };
+		if (!(await checkFitsBudget(this, budgetShare))) return null;
 
 		if (!staticData.cursor) {
 			// First activation: start after the newest change, without firing for existing tasks.

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 /**
- * What one item's request steps (preSend, postReceive) pass on to each other. RoutingNode runs
- * all steps of an item with the same context object, so the context is the key and the state
- * ends with the item.
+ * What one item's request steps (preSend, the transport, postReceive) pass on to each other.
+ * RoutingNode runs all steps of an item with the same context object (the transport's is made
+ * from it with `Object.create`, adding `makeRoutingRequest`), so that object is the key and the
+ * state ends with the item.
  */
 interface ItemState {
 	/** Things the user should know about how a value was read, output with the item. */
@@ -12,15 +13,18 @@ interface ItemState {
 	currentEvent?: Promise<IDataObject>;
 	/** Removals the service may have ignored (no read to resolve them first): checked after the answer. */
 	unverifiedRemovals?: { alerts: Array<{ action: string; offset: string }>; locations: string[] };
+	/** Hands the answer's rate-limit headers to the point budget of the request being sent. */
+	learnFromAnswer?: (headers: IDataObject | undefined) => void;
 }
 
 const states = new WeakMap<object, ItemState>();
 
 export function itemState(context: IExecuteSingleFunctions): ItemState {
-	let state = states.get(context);
+	const key = Object.prototype.hasOwnProperty.call(context, 'makeRoutingRequest') ? (Object.getPrototypeOf(context) as object) : context;
+	let state = states.get(key);
 	if (!state) {
 		state = { notices: [] };
-		states.set(context, state);
+		states.set(key, state);
 	}
 	return state;
 }

@@ -252,6 +252,14 @@ export class Engine {
 
 	/** Runs Test Input → node under test in a real workflow, the way n8n runs a manual execution. */
 	async runNode(options: NodeRunOptions): Promise<NodeRunResult> {
+		return await this.startNode(options).result;
+	}
+
+	/**
+	 * Starts the run and hands back a way to stop it, as n8n's "Stop execution" does: the engine
+	 * aborts the execution's cancel signal and resolves the run with what was done.
+	 */
+	startNode(options: NodeRunOptions): { result: Promise<NodeRunResult>; cancel: () => void } {
 		const store: CredentialStore = new Map();
 		const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
 		for (const [type, data] of Object.entries(options.credentials ?? {})) {
@@ -287,27 +295,32 @@ export class Engine {
 			settings: { executionOrder: 'v1', timezone: options.timezone ?? 'America/New_York' },
 		});
 		const additionalData = additionalDataFor(store, 'manual', workflowData);
-		let run: IRun;
-		try {
-			run = await new WorkflowExecute(additionalData, 'manual').run({
-				workflow,
-				startNode: input,
-				destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
-			});
-		} catch (error) {
-			// n8n refuses to start a workflow whose node has issues (a required parameter missing,
-			// a value of the wrong type): the editor shows them on the node before any run.
-			if (error instanceof WorkflowHasIssuesError) {
-				return { items: [], error: error as NodeRunResult['error'], run: { data: { resultData: { runData: {} } } } as unknown as IRun };
+		let running: ReturnType<WorkflowExecute['run']> | undefined;
+		const result = (async (): Promise<NodeRunResult> => {
+			let run: IRun;
+			try {
+				running = new WorkflowExecute(additionalData, 'manual').run({
+					workflow,
+					startNode: input,
+					destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
+				});
+				run = await running;
+			} catch (error) {
+				// n8n refuses to start a workflow whose node has issues (a required parameter missing,
+				// a value of the wrong type): the editor shows them on the node before any run.
+				if (error instanceof WorkflowHasIssuesError) {
+					return { items: [], error: error as NodeRunResult['error'], run: { data: { resultData: { runData: {} } } } as unknown as IRun };
+				}
+				throw error;
 			}
-			throw error;
-		}
-		const taskData = run.data.resultData.runData.CTS?.[0];
-		return {
-			items: taskData?.data?.main?.[0] ?? [],
-			error: (taskData?.error ?? run.data.resultData.error) as NodeRunResult['error'],
-			run,
-		};
+			const taskData = run.data.resultData.runData.CTS?.[0];
+			return {
+				items: taskData?.data?.main?.[0] ?? [],
+				error: (taskData?.error ?? run.data.resultData.error) as NodeRunResult['error'],
+				run,
+			};
+		})();
+		return { result, cancel: () => running?.cancel() };
 	}
 }
 
@@ -417,6 +430,7 @@ export class PollHarness {
 		parameters: IDataObject,
 		credentials: Record<string, ICredentialDataDecryptedObject>,
 		private staticData: IDataObject = {},
+		nodeName = 'Trigger',
 	) {
 		this.store = new Map();
 		const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
@@ -426,7 +440,7 @@ export class PollHarness {
 		}
 		this.node = {
 			id: 'trigger',
-			name: 'Trigger',
+			name: nodeName,
 			type: `${PACKAGE_NAME}.${typeName}`,
 			typeVersion: 1,
 			position: [0, 0],

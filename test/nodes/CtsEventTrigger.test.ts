@@ -18,6 +18,8 @@ beforeEach(async () => {
 	await sandbox.control('clock', { now: '2026-12-01T08:00:00.000Z' });
 });
 
+// These tests are about what fires; sharing the point budget has its own tests, so the trigger
+// may use all of it here (the sandbox's clock stands still, its window never resets).
 function trigger(parameters: IDataObject = {}) {
 	return new PollHarness(
 		new CtsEventTrigger(),
@@ -29,6 +31,7 @@ function trigger(parameters: IDataObject = {}) {
 			minutesBefore: 10,
 			lookAheadDays: 14,
 			lookBackDays: 0,
+			options: { budgetShare: 100 },
 			...parameters,
 		},
 		{ ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },

@@ -22,8 +22,10 @@ beforeEach(async () => {
 	await sandbox.control('clock', { now: '2026-03-01T09:00:00.000Z' });
 });
 
+// These tests are about what is delivered; sharing the point budget has its own tests, so the
+// trigger may use all of it here (the sandbox's clock stands still, its window never resets).
 function trigger(parameters: IDataObject = {}) {
-	return new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'], ...parameters }, {
+	return new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'], options: { budgetShare: 100 }, ...parameters }, {
 		ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url },
 	});
 }

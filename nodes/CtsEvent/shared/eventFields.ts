@@ -27,8 +27,20 @@ export function eventIdField(displayOptions: INodeProperties['displayOptions'], 
 		default: '',
 		description: `${EVENT_ID_DESCRIPTION}${extra}`,
 		displayOptions,
-		routing: { send: { type: send, property: 'id' } },
+		routing: { send: { type: send, property: 'id', preSend: [requireEventId] } },
 	};
+}
+
+/**
+ * An Event ID an expression left empty is refused before any request: a delete of "" would be
+ * answered 404, which "already deleted counts as success" would report as done.
+ */
+async function requireEventId(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const id = this.getNodeParameter('eventId', '');
+	if (typeof id !== 'string' || id.trim() === '') {
+		throw invalidField(this.getNode(), 'Event ID', 'enter the ID of the event (it is empty)', this.getItemIndex());
+	}
+	return requestOptions;
 }
 
 /** Account ID and Calendar ID of v3 writes, sent in the body. */

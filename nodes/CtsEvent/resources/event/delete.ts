@@ -50,7 +50,8 @@ export async function sendDelete(
 			if (goneIsSuccess && serviceStatus(failure) === 404) return [{ json: { id, deleted: true, alreadyDeleted: true } }];
 			throw failure as NodeApiError;
 		},
-		false,
+		requestData.options.url ?? '',
+		requestData.options.method,
 	);
 }
 
