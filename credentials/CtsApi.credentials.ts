@@ -1,7 +1,6 @@
 import type {
 	Icon,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -9,7 +8,7 @@ import type {
 
 import { authorizeRequest } from './serviceAddress';
 
-/** API key for the current (v3) interface: tasks and calendar events. */
+/** API key for the current (v3) interface: tasks and calendar events. Tested by the nodes (`ctsApiTest`). */
 export class CtsApi implements ICredentialType {
 	name = 'ctsApi';
 
@@ -35,10 +34,9 @@ export class CtsApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			required: true,
-			default: 'http://127.0.0.1:8787',
-			placeholder: 'https://api.example.com',
-			description: 'Address of the service, without the /v3 path',
-			hint: 'The default is the local sandbox. Set the service\'s base URL to work with real data.',
+			default: '',
+			placeholder: 'e.g. https://api.example.com',
+			description: 'Address of the service, without the /v3 path. Requests carry the key, so use https for anything but a service on this machine.',
 		},
 	];
 
@@ -49,32 +47,4 @@ export class CtsApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		return authorizeRequest(requestOptions, `ApiKey ${String(credentials.apiKey)}`, credentials.baseUrl);
 	}
-
-	// Reading a task by an id that cannot exist costs 1 point, changes nothing, and answers
-	// 200 for any valid key.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/v3/tasks',
-			method: 'GET',
-			qs: { id: 'n8n-credential-test' },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'Invalid API key: the service did not accept it' },
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'The API key is valid, but its plan lacks API access',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 429, message: 'Rate limit reached: try the test again in a few minutes' },
-			},
-		],
-	};
 }

@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
+import { ctsApiTest, ctsSyncApiTest } from '../shared/credentialTests';
 import { getTimeZones } from '../shared/timeZones';
 import { pointBudgetOption, transportProperty } from '../shared/transport';
 import { eventDescription } from './resources/event';
@@ -19,8 +20,8 @@ export class CtsEvent implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'ctsApi', required: true, displayOptions: { show: { authentication: ['v3'] } } },
-			{ name: 'ctsSyncApi', required: true, displayOptions: { show: { authentication: ['v1'] } } },
+			{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest', displayOptions: { show: { authentication: ['v3'] } } },
+			{ name: 'ctsSyncApi', required: true, testedBy: 'ctsSyncApiTest', displayOptions: { show: { authentication: ['v1'] } } },
 		],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: {
@@ -54,7 +55,7 @@ export class CtsEvent implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getTimeZones } };
+	methods = { loadOptions: { getTimeZones }, credentialTest: { ctsApiTest, ctsSyncApiTest } };
 
 	customOperations = { event: { getAll: getManyEvents } };
 }

@@ -9,6 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { serviceStatus } from '../shared/errors';
+import { ctsApiTest } from '../shared/credentialTests';
 import { toStringList } from '../shared/fields';
 import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
@@ -36,7 +37,7 @@ export class CtsEventTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'ctsApi', required: true }],
+		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		properties: [
 			{
 				displayName: 'Account ID',
@@ -110,6 +111,8 @@ export class CtsEventTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState };

@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
+import { ctsApiTest } from '../shared/credentialTests';
 import { getTimeZones } from '../shared/timeZones';
 import { pointBudgetOption, transportProperty } from '../shared/transport';
 import { taskDescription } from './resources/task';
@@ -18,7 +19,7 @@ export class CtsTask implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'ctsApi', required: true }],
+		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: {
 			headers: { Accept: 'application/json' },
@@ -40,7 +41,7 @@ export class CtsTask implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getTimeZones } };
+	methods = { loadOptions: { getTimeZones }, credentialTest: { ctsApiTest } };
 
 	customOperations = { task: { getAll: getManyTasks } };
 }

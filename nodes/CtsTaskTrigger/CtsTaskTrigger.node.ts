@@ -9,6 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { priorityOptions } from '../CtsTask/shared/taskFields';
+import { ctsApiTest } from '../shared/credentialTests';
 import { toStringList } from '../shared/fields';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
@@ -27,7 +28,7 @@ export class CtsTaskTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'ctsApi', required: true }],
+		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		properties: [
 			{
 				displayName: 'Trigger On',
@@ -94,6 +95,8 @@ export class CtsTaskTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node') as IDataObject & { cursor?: TaskCursor };

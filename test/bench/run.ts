@@ -9,7 +9,7 @@
  * (items in section 1, default 1000), BENCH_WINDOW_SECONDS (budget window of section 6, default 15).
  */
 // First: sets n8n's environment before n8n-core loads, and loads the nodes.
-import { apiCredential as credentialFor, createEngine, createVariants, CtsEventTrigger, CtsTaskTrigger, ROOT, runNode as runWith } from './setup';
+import { apiCredential as credentialFor, createEngine, createVariants, CtsEvent, CtsEventTrigger, CtsTask, CtsTaskTrigger, ROOT, runNode as runWith } from './setup';
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -474,7 +474,7 @@ async function sectionOperations(): Promise<void> {
 		await freshSandbox();
 		const credential: ICredentialDataDecryptedObject =
 			type === 'ctsApi' ? { ...data, baseUrl: sandbox.url } : { token: await sandbox.token('alice'), syncUrl: sandbox.url };
-		const outcome = await testCredential(type, credential);
+		const outcome = await testCredential(type, credential, [new CtsTask(), new CtsEvent()]);
 		if (outcome.status !== 'OK') throw new Error(`credential test ${type}: ${outcome.message}`);
 		const used = await sandbox.usage();
 		rows.push({

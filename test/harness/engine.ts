@@ -6,11 +6,10 @@
  * helper that applies `authenticate` the way n8n's own CredentialsHelper does.
  */
 import {
+	CredentialTestContext,
 	DirectoryLoader,
-	ExecuteContext,
 	ExecutionLifecycleHooks,
 	PollContext,
-	RoutingNode,
 	WorkflowExecute,
 	WorkflowHasIssuesError,
 } from 'n8n-core';
@@ -26,6 +25,7 @@ import {
 	type IHttpRequestOptions,
 	type INode,
 	type INodeCredentialsDetails,
+	type INodeCredentialTestResult,
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodeType,
@@ -325,93 +325,24 @@ export class Engine {
 }
 
 /**
- * Tests a credential the way n8n's server does for credentials that declare a `test` request:
- * the request runs through RoutingNode with the credential applied, then the rules decide.
- * (Mirrors CredentialsTester.testCredentials in n8n's cli package, which is not published.)
+ * Tests a credential the way n8n's server does for credentials tested by a node (`testedBy`):
+ * the first node of the package that names the credential with `testedBy` supplies the test
+ * function, called with n8n's CredentialTestContext. (Mirrors CredentialsTester in n8n's cli
+ * package, which is not published.)
  */
 export async function testCredential(
 	type: string,
 	data: ICredentialDataDecryptedObject,
-): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const credentialType = credentialTypes[type];
-	const testRequest = credentialType.test!;
-	const store: CredentialStore = new Map([['cred', { type, data }]]);
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'test.credentialTest',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [type]: { id: 'cred', name: 'Credential under test' } },
-	};
-	const nodeType: INodeType = {
-		description: {
-			displayName: 'Credential Test',
-			name: 'credentialTest',
-			group: ['input'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: type, required: true }],
-			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' },
-			],
-		},
-	};
-	const nodeTypes: INodeTypes = {
-		getByName: () => nodeType,
-		getByNameAndVersion: () => nodeType,
-		getKnownTypes: () => ({}),
-	};
-	const workflowData = { id: 'credential-test', name: 'Credential test', nodes: [node], connections: {} };
-	const workflow = new Workflow({ ...workflowData, active: false, nodeTypes });
-	const additionalData = additionalDataFor(store, 'internal', workflowData);
-	const decrypted = {
-		id: 'cred',
-		name: 'Credential under test',
-		type,
-		data: await additionalData.credentialsHelper.getDecrypted(additionalData, { id: 'cred', name: '' }, type, 'internal'),
-	};
-	const executeFunctions = new ExecuteContext(
-		workflow,
-		node,
-		additionalData,
-		'internal',
-		{ resultData: { runData: {} } } as never,
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		{ node, data: {}, source: null },
-		[],
-	);
-	let response: INodeExecutionData[][] | null | undefined;
-	try {
-		response = await new RoutingNode(executeFunctions, nodeType, decrypted).runNode();
-	} catch (error) {
-		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
-		if (cause?.response) {
-			for (const rule of testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === cause.response.status) {
-					return { status: 'Error', message: rule.properties.message };
-				}
-			}
-			return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
-		}
-		if (cause?.code) return { status: 'Error', message: cause.code };
-		return { status: 'Error', message: String((error as Error).message) };
+	nodes: INodeType[],
+): Promise<INodeCredentialTestResult> {
+	for (const node of nodes) {
+		const testedBy = node.description.credentials?.find((credential) => credential.name === type)?.testedBy;
+		const test = typeof testedBy === 'string' ? node.methods?.credentialTest?.[testedBy] : undefined;
+		if (!test) continue;
+		const additionalData = additionalDataFor(new Map(), 'internal', { id: 'credential-test', name: 'Credential test', nodes: [], connections: {} });
+		return await test.call(new CredentialTestContext(additionalData), { id: 'cred', name: 'Credential under test', type, data: withDefaults(type, data) });
 	}
-	for (const rule of testRequest.rules ?? []) {
-		if (rule.type === 'responseSuccessBody') {
-			const body = response?.[0]?.[0]?.json as IDataObject;
-			if (body?.[rule.properties.key] === rule.properties.value) {
-				return { status: 'Error', message: rule.properties.message };
-			}
-		}
-	}
-	return { status: 'OK', message: 'Connection successful!' };
+	throw new Error(`No node of the package tests the credential ${type}`);
 }
 
 /**
