@@ -8,6 +8,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../shared/calendarLists';
 import { serviceStatus } from '../shared/errors';
 import { toStringList } from '../shared/fields';
 import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
@@ -37,23 +38,7 @@ export class CtsEventTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'ctsApi', required: true }],
 		properties: [
-			{
-				displayName: 'Account ID',
-				name: 'accountId',
-				type: 'string',
-				required: true,
-				default: '',
-				description: 'Calendar account to watch',
-			},
-			{
-				displayName: 'Calendar IDs',
-				name: 'calendarIds',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. cal-primary, cal-team',
-				description: 'One or more calendars of that account, separated by commas',
-			},
+			...accountAndCalendarsFields(undefined, 'to watch'),
 			{
 				displayName: 'Trigger On',
 				name: 'events',
@@ -96,6 +81,8 @@ export class CtsEventTrigger implements INodeType {
 		],
 	};
 
+	methods = { loadOptions: { getAccounts, getAccountCalendars } };
+
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState };
 		const accountId = String(this.getNodeParameter('accountId', '')).trim();
@@ -105,7 +92,7 @@ export class CtsEventTrigger implements INodeType {
 		const lookAheadMs = Number(this.getNodeParameter('lookAheadDays', 14)) * DAY_MS;
 		const lookBackMs = Number(this.getNodeParameter('lookBackDays', 0)) * DAY_MS;
 		if (!accountId || calendarIds.length === 0) {
-			throw new NodeOperationError(this.getNode(), 'Account ID and Calendar IDs: enter the account and at least one of its calendars');
+			throw new NodeOperationError(this.getNode(), 'Account and Calendars: choose the account and at least one of its calendars');
 		}
 		if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
 			throw new NodeOperationError(this.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);

@@ -10,6 +10,7 @@ import {
 
 import { priorityOptions } from '../CtsTask/shared/taskFields';
 import { toStringList } from '../shared/fields';
+import { getTags, tagsField } from '../shared/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 
@@ -61,14 +62,7 @@ export class CtsTaskTrigger implements INodeType {
 						default: [],
 						description: 'Only tasks with one of these priorities',
 					},
-					{
-						displayName: 'Tag IDs',
-						name: 'tags',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. tag-1, tag-2',
-						description: 'Only tasks that carry at least one of these tags (IDs separated by commas)',
-					},
+					tagsField('Only tasks that carry at least one of these tags'),
 					{
 						displayName: 'Task List ID',
 						name: 'taskListId',
@@ -80,6 +74,8 @@ export class CtsTaskTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { loadOptions: { getTags } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node') as IDataObject & { cursor?: TaskCursor };

@@ -4,6 +4,8 @@ import { hasExplicitOffset, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateT
 import { alertId, alertOffset, locationKey, participantKey } from '../../shared/encoding';
 import { invalidField } from '../../shared/errors';
 import { descriptionFormatField, isEmptyValue, sendConverted, toStringList } from '../../shared/fields';
+import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
+import { sendCalendarTarget } from './calendarTarget';
 import { canReadCurrentEvent, currentEvent } from './currentEvent';
 
 export const EVENT_RESOURCE = 'event';
@@ -31,34 +33,59 @@ export function eventIdField(displayOptions: INodeProperties['displayOptions'], 
 	};
 }
 
-/** Account ID and Calendar ID of v3 writes, sent in the body. */
-export function accountAndCalendarFields(
-	operation: string,
-	versions: ApiVersion[],
-	descriptions: { account?: string; calendar?: string } = {},
-): INodeProperties[] {
-	return [
+/**
+ * The calendar of an event write. v3: one Calendar field, "From List" (the calendars the user may
+ * write to, stored with their account) or "By ID" with an Account ID field beside it (see
+ * {@link calendarTarget}). v1 (create only) names no account: a Calendar ID.
+ */
+export function calendarFields(operation: string, versions: ApiVersion[], description: string): INodeProperties[] {
+	const v3 = showFor([operation], ['v3']);
+	const fields: INodeProperties[] = [
+		{
+			displayName: 'Calendar',
+			name: 'calendarId',
+			type: 'resourceLocator',
+			required: true,
+			default: { mode: 'list', value: '' },
+			description,
+			hint: CALENDAR_LIST_HINT,
+			displayOptions: v3,
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					placeholder: 'Select a calendar...',
+					typeOptions: { searchListMethod: 'searchCalendars', searchable: true },
+				},
+				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. cal-primary' },
+			],
+			routing: { send: { preSend: [sendCalendarTarget] } },
+		},
 		{
 			displayName: 'Account ID',
 			name: 'accountId',
 			type: 'string',
-			required: true,
 			default: '',
-			description: descriptions.account ?? 'Calendar account of the event (event IDs are only meaningful within their account)',
-			displayOptions: showFor([operation], versions.filter((version) => version === 'v3')),
-			routing: { send: { type: 'body', property: 'accountId' } },
+			description:
+				'Account of the calendar (event IDs are only meaningful within their account). Leave empty to look it up in the calendar list (10 points, reused for a minute).',
+			// Shown with "By ID" (and for a Calendar value saved before the list existed); "From List" carries the account.
+			displayOptions: { show: v3?.show, hide: { 'calendarId.mode': ['list'] } },
 		},
-		{
+	];
+	if (versions.includes('v1')) {
+		fields.push({
 			displayName: 'Calendar ID',
 			name: 'calendarId',
 			type: 'string',
 			required: true,
 			default: '',
-			description: descriptions.calendar ?? 'Calendar of the event',
-			displayOptions: showFor([operation], versions),
+			description,
+			displayOptions: showFor([operation], ['v1']),
 			routing: { send: { type: 'body', property: 'calendarId' } },
-		},
-	];
+		});
+	}
+	return fields;
 }
 
 /** Action and offset of an alert, as the editor asks for them (add and remove alike). */

@@ -8,7 +8,7 @@ import type {
 
 import { serviceStatus } from '../../../shared/errors';
 import { runItemRequest } from '../../../shared/transport';
-import { accountAndCalendarFields, eventIdField, showFor } from '../../shared/eventFields';
+import { calendarFields, eventIdField, showFor } from '../../shared/eventFields';
 
 /** Series update mode of v3 update and delete; sent in the query only, as the interface requires. */
 export function seriesModeField(operation: string): INodeProperties {
@@ -56,7 +56,7 @@ export async function sendDelete(
 
 export const eventDeleteDescription: INodeProperties[] = [
 	eventIdField(showFor(['delete'])),
-	...accountAndCalendarFields('delete', ['v3']),
+	...calendarFields('delete', ['v3'], 'Calendar of the event'),
 	seriesModeField('delete'),
 	{
 		displayName: 'Already Deleted Counts as Success',

@@ -15,7 +15,7 @@ import { isEmptyValue, sendConverted, timeZoneField, toStringList } from '../../
 import { itemState } from '../../../shared/itemState';
 import { canReadCurrentEvent, currentEvent } from '../../shared/currentEvent';
 import {
-	accountAndCalendarFields,
+	calendarFields,
 	alertsOf,
 	alertValues,
 	eventFieldOptions,
@@ -309,7 +309,7 @@ export const eventUpdateDescription: INodeProperties[] = [
 		displayOptions: { show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['occurrence'] } },
 		routing: { send: { type: 'body', property: 'recurrenceIdTimeZone', value: '={{ $value || undefined }}' } },
 	}),
-	...accountAndCalendarFields('update', ['v3']),
+	...calendarFields('update', ['v3'], 'Calendar of the event'),
 	seriesModeField('update'),
 	{
 		displayName: 'Update Fields',

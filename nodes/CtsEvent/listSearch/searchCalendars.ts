@@ -1,0 +1,25 @@
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { calendarRef, isWritable, labelledCalendars } from '../../shared/calendarLists';
+import { explainMissingList } from '../../shared/listCache';
+
+/**
+ * "From List" of the Calendar field: the calendars the user may write events to, each stored
+ * with its account (see {@link calendarRef}). A search filters the list already read, by name,
+ * address, provider or calendar ID.
+ */
+export async function searchCalendars(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	let calendars: Awaited<ReturnType<typeof labelledCalendars>>;
+	try {
+		calendars = await labelledCalendars(this);
+	} catch (error) {
+		throw explainMissingList(this, error, 'its calendars', 'byId');
+	}
+	const needle = (filter ?? '').trim().toLowerCase();
+	return {
+		results: calendars
+			.filter(({ calendar }) => isWritable(calendar))
+			.filter(({ calendar, label }) => !needle || label.toLowerCase().includes(needle) || calendar.id.toLowerCase() === needle)
+			.map(({ calendar, label }) => ({ name: label, value: calendarRef(calendar.accountId, calendar.id) })),
+	};
+}
