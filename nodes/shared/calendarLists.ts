@@ -81,8 +81,9 @@ export function isWritable(calendar: CalendarInfo): boolean {
 
 /**
  * Calendars labelled with their account's address and provider: "Team (alice@example.com,
- * Provider A)". A deployment without the accounts list still gets its calendars, labelled
- * without address.
+ * Provider A)", and "; needs reconnecting" for an account whose connection was lost (as the
+ * accounts list last said). A deployment without the accounts list still gets its calendars,
+ * labelled without address.
  */
 export async function labelledCalendars(context: ServiceContext): Promise<Array<{ calendar: CalendarInfo; label: string }>> {
 	const calendars = await listCalendars(context);
@@ -95,10 +96,11 @@ export async function labelledCalendars(context: ServiceContext): Promise<Array<
 	} catch (error) {
 		if (serviceStatus(error) !== 404) throw error as NodeApiError;
 	}
-	const addresses = new Map(accounts.map((account) => [account.id, account.providerUserId]));
+	const byId = new Map(accounts.map((account) => [account.id, account]));
 	return calendars.map((calendar) => {
-		const owner = [addresses.get(calendar.accountId), providerName(calendar.integrationId)].filter(Boolean).join(', ');
-		return { calendar, label: `${calendarName(calendar)} (${owner})` };
+		const account = byId.get(calendar.accountId);
+		const owner = [account?.providerUserId, providerName(calendar.integrationId)].filter(Boolean).join(', ');
+		return { calendar, label: `${calendarName(calendar)} (${owner}${account?.shouldReconnect ? '; needs reconnecting' : ''})` };
 	});
 }
 
