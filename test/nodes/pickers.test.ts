@@ -5,6 +5,8 @@
  * service user, local search, and the explanation when a deployment lacks a list (a proxy turns
  * the sandbox's answer into a 404). Then the values the pickers store, run through the engine.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
@@ -39,7 +41,7 @@ beforeEach(async () => {
 });
 
 /** The node's current parameters and credential, as the editor sends them when it opens a list. */
-function options(type: string, parameters: Record<string, unknown> = {}, key = ALICE_KEY, baseUrl = sandbox.url): MethodRunOptions {
+function options(type: string, parameters: IDataObject = {}, key = ALICE_KEY, baseUrl = sandbox.url): MethodRunOptions {
 	// The Event node's credential is shown for the v3 API version (the editor always sends it).
 	const current = type === 'ctsEvent' ? { authentication: 'v3', ...parameters } : parameters;
 	return { type, parameters: current, credentials: { ctsApi: { apiKey: key, baseUrl } } };
@@ -160,7 +162,7 @@ describe('Calendar, From List', () => {
 	});
 });
 
-function createParameters(calendarId: unknown, extra: Record<string, unknown> = {}) {
+function createParameters(calendarId: IDataObject | string, extra: IDataObject = {}) {
 	return {
 		authentication: 'v3',
 		resource: 'event',
@@ -176,7 +178,7 @@ function createParameters(calendarId: unknown, extra: Record<string, unknown> = 
 }
 
 describe('Calendar, the values a run gets', () => {
-	const runEvent = (parameters: Record<string, unknown>) =>
+	const runEvent = (parameters: IDataObject) =>
 		engine.runNode({ type: 'ctsEvent', parameters, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
 
 	it('"From List" carries the account: the event is created in the picked calendar with no list call', async () => {
@@ -230,7 +232,7 @@ describe('Calendar, the values a run gets', () => {
 		expect(updated.items[0].json).toMatchObject({ id, title: 'Renamed' });
 		const deleted = await runEvent({ authentication: 'v3', resource: 'event', operation: 'delete', eventId: id, calendarId });
 		expect(deleted.items[0].json).toEqual({ id, deleted: true });
-		const bodies = (await sandbox.requests()).map((call) => call.body as Record<string, unknown>);
+		const bodies = (await sandbox.requests()).map((call) => call.body as IDataObject);
 		expect(bodies.map(({ accountId, calendarId: calendar }) => [accountId, calendar])).toEqual([
 			['acc-alice-a', 'cal-alice-a-team'],
 			['acc-alice-a', 'cal-alice-a-team'],
@@ -446,7 +448,7 @@ describe('Task, From List', () => {
 		const second = await sandbox.createTask({ title: 'Second' });
 		const third = await sandbox.createTask({ title: 'Third' });
 		const picked = (id: string) => ({ __rl: true, mode: 'list', value: id, cachedResultName: 'a task' });
-		const runTask = (parameters: Record<string, unknown>) =>
+		const runTask = (parameters: IDataObject) =>
 			engine.runNode({ type: 'ctsTask', parameters: { resource: 'task', ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
 
 		const got = await runTask({ operation: 'get', taskId: picked(first) });
@@ -463,7 +465,7 @@ describe('Task, From List', () => {
 });
 
 describe('Tag resource', () => {
-	const runTag = (parameters: Record<string, unknown>) =>
+	const runTag = (parameters: IDataObject) =>
 		engine.runNode({ type: 'ctsTask', parameters: { resource: 'tag', ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
 
 	it('creates, reads, lists, renames and deletes a tag', async () => {
