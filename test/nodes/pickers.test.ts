@@ -356,7 +356,7 @@ describe('Calendar resource', () => {
 	});
 
 	it('Get Many keeps to the Limit, and refuses a Limit that is not a whole number before the request', async () => {
-		const run = (limit: unknown) =>
+		const run = (limit: number | string) =>
 			engine.runNode({
 				type: 'ctsEvent',
 				parameters: { authentication: 'v3', resource: 'calendar', operation: 'getAll', returnAll: false, limit },
