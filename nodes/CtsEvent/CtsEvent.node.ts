@@ -4,6 +4,7 @@ import { getAccountCalendars, getAccounts } from '../shared/calendarLists';
 import { getTimeZones } from '../shared/timeZones';
 import { transportProperty } from '../shared/transport';
 import { searchCalendars } from './listSearch/searchCalendars';
+import { searchEvents } from './listSearch/searchEvents';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
 import { getManyEvents } from './resources/event/getAll';
@@ -74,7 +75,7 @@ export class CtsEvent implements INodeType {
 
 	methods = {
 		loadOptions: { getTimeZones, getAccounts, getAccountCalendars },
-		listSearch: { searchCalendars },
+		listSearch: { searchCalendars, searchEvents },
 	};
 
 	customOperations = { event: { getAll: getManyEvents } };

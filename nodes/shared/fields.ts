@@ -58,11 +58,11 @@ export function toStringList(value: unknown): string[] {
 
 /**
  * The value of a resource locator field ("From List" or "By ID"), or of a plain value saved
- * before the field offered a list.
+ * before the field offered a list. Unchanged (IDs are passed byte for byte).
  */
 export function locatorValue(value: unknown): string {
 	const raw = value !== null && typeof value === 'object' && 'value' in value ? (value as { value: unknown }).value : value;
-	return String(raw ?? '').trim();
+	return String(raw ?? '');
 }
 
 /** Whether an optional field was added but left empty: such a field is not sent. */

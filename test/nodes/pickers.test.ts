@@ -240,6 +240,64 @@ describe('Calendar, the values a run gets', () => {
 	});
 });
 
+describe('Event, From List (update and delete)', () => {
+	const searchEvents = (calendarId: IDataObject, filter?: string, extra: IDataObject = {}) =>
+		engine.runListSearch('searchEvents', { ...options('ctsEvent', { resource: 'event', operation: 'update', calendarId, ...extra }), filter });
+	const team = { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-team' };
+	/** A local date-time in Europe/Berlin, `days` from now at `hour`:00. */
+	const inDays = (days: number, hour: number) => {
+		const date = new Date(Date.now() + days * 24 * 3600_000).toISOString().slice(0, 10);
+		return `${date}T${String(hour).padStart(2, '0')}:00:00`;
+	};
+	const create = async (fields: IDataObject) => {
+		const { body } = await sandbox.api('POST', '/v3/events/create', { body: timedEvent({ calendarId: 'cal-alice-a-team', ...fields }) });
+		return body.data.event as IDataObject;
+	};
+
+	it('offers the events of the chosen calendar in the next four weeks, soonest first, each occurrence on its own', async () => {
+		const retro = await create({ title: 'Retro', start: inDays(10, 15) });
+		const sooner = await create({ title: 'Planning', start: inDays(3, 9) });
+		await create({ title: 'Far away', start: inDays(40, 9) });
+		await create({ title: 'Elsewhere', start: inDays(2, 9), calendarId: 'cal-alice-a-primary' });
+		await sandbox.clearRequests();
+
+		const { results } = await searchEvents(team);
+		expect(results.map((result) => result.value)).toEqual([sooner.id, retro.id]);
+		expect(results[0].name).toMatch(/^Planning \(\w{3} \d{1,2} \w{3} \d{4}, 09:00\)$/);
+		expect((await searchEvents(team, 'retro')).results.map((result) => result.value)).toEqual([retro.id]);
+		expect(await listCalls()).toEqual([{ call: 'GET /v3/events/list', points: 10 }]);
+		const [listed] = await sandbox.requests();
+		expect(listed.query).toMatchObject({ accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-team' });
+		expect(Date.parse(listed.query.end) - Date.parse(listed.query.start)).toBe(28 * 24 * 3600_000);
+
+		const series = await create({ title: 'Stand-up', start: inDays(1, 8), recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'weekly', count: 2 }] });
+		later(MINUTE + 1000);
+		const occurrences = (await searchEvents(team, 'stand')).results;
+		expect(occurrences).toHaveLength(2);
+		expect(occurrences.map((result) => result.value)).not.toContain(series.id);
+	});
+
+	it('"By ID" calendars work too, and without a calendar it asks for one', async () => {
+		await create({ title: 'Planning', start: inDays(3, 9) });
+		const byId = await searchEvents({ __rl: true, mode: 'id', value: 'cal-alice-a-team' }, undefined, { accountId: 'acc-alice-a' });
+		expect(byId.results.map((result) => result.name)).toEqual([expect.stringMatching(/^Planning /)]);
+		await expect(searchEvents({ __rl: true, mode: 'list', value: '' })).rejects.toThrow('Calendar: choose a calendar from the list or enter its ID');
+	});
+
+	it('update and delete take the event picked from the list', async () => {
+		const event = await create({ title: 'Planning', start: inDays(3, 9) });
+		const picked = { __rl: true, mode: 'list', value: event.id, cachedResultName: 'Planning' };
+		const run = (parameters: IDataObject) =>
+			engine.runNode({ type: 'ctsEvent', parameters: { authentication: 'v3', resource: 'event', calendarId: team, eventId: picked, ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+		const updated = await run({ operation: 'update', updateFields: { title: 'Planning (moved)', start: inDays(4, 9) } });
+		expect(updated.error).toBeUndefined();
+		expect(updated.items[0].json).toMatchObject({ id: event.id, title: 'Planning (moved)', start: inDays(4, 9) });
+		const deleted = await run({ operation: 'delete' });
+		expect(deleted.items[0].json).toEqual({ id: event.id, deleted: true });
+		expect((await sandbox.api('GET', '/v3/events', { qs: { id: String(event.id) } })).status).toBe(404);
+	});
+});
+
 describe('Account and Calendars dropdowns (Get Many, Event Trigger)', () => {
 	it('lists the accounts by address and provider, and says which need reconnecting', async () => {
 		const accounts = await engine.runLoadOptions('getAccounts', options('ctsEvent'));

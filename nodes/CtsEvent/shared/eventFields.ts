@@ -5,6 +5,7 @@ import { alertId, alertOffset, locationKey, participantKey } from '../../shared/
 import { invalidField } from '../../shared/errors';
 import { descriptionFormatField, isEmptyValue, sendConverted, toStringList } from '../../shared/fields';
 import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
+import { EVENT_LIST_DAYS } from '../listSearch/searchEvents';
 import { sendCalendarTarget } from './calendarTarget';
 import { canReadCurrentEvent, currentEvent } from './currentEvent';
 
@@ -30,6 +31,31 @@ export function eventIdField(displayOptions: INodeProperties['displayOptions'], 
 		description: `${EVENT_ID_DESCRIPTION}${extra}`,
 		displayOptions,
 		routing: { send: { type: send, property: 'id' } },
+	};
+}
+
+/**
+ * The Event field of v3 writes, which name the calendar: "By ID" (the default: workflows usually
+ * get the ID from an earlier node), or "From List", the events of the chosen Calendar in the
+ * coming weeks.
+ */
+export function eventLocator(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		...eventIdField(displayOptions),
+		displayName: 'Event',
+		type: 'resourceLocator',
+		default: { mode: 'id', value: '' },
+		hint: `"From List" shows the events of the chosen Calendar in the next ${EVENT_LIST_DAYS} days (10 points; reopened within a minute, it costs nothing).`,
+		modes: [
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. ZXZ0LTE2OTk=' },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select an event...',
+				typeOptions: { searchListMethod: 'searchEvents', searchable: true },
+			},
+		],
 	};
 }
 

@@ -7,7 +7,7 @@ const displayOptions = showFor('create');
 
 /** Relation of a subtask to its parent: `relatedTo` maps the parent's ID to a parent Relation. */
 function parentRelation(parentId: unknown) {
-	const id = locatorValue(parentId);
+	const id = locatorValue(parentId).trim();
 	if (!id) throw new Error('choose the parent task from the list or enter its ID');
 	return { [id]: { '@type': 'Relation', relation: { parent: true } } };
 }

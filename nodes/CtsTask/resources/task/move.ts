@@ -17,7 +17,7 @@ export async function sendMoveTargets(
 	const body: IDataObject = { ...(requestOptions.body as IDataObject) };
 	const target = (choice: string, idParameter: string, label: string, whenNull: string) => {
 		if (choice === whenNull) return null;
-		const id = locatorValue(this.getNodeParameter(idParameter, ''));
+		const id = locatorValue(this.getNodeParameter(idParameter, '')).trim();
 		if (!id) throw invalidField(this.getNode(), label, 'choose a task from the list or enter its ID', this.getItemIndex());
 		return id;
 	};
