@@ -210,6 +210,12 @@ describe('Calendar, the values a run gets', () => {
 		]);
 	});
 
+	it('a "From List" value the editor copied into "By ID" (switching modes keeps the value) still names account and calendar', async () => {
+		const { items, error } = await runEvent(createParameters({ __rl: true, mode: 'id', value: 'acc-alice-a/cal-alice-a-team' }));
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ accountId: 'acc-alice-a', calendarId: 'cal-alice-a-team' });
+	});
+
 	it('a calendar ID the user does not have is refused naming the field, before any write', async () => {
 		const { error } = await runEvent(createParameters({ __rl: true, mode: 'id', value: 'cal-bob-a-primary' }));
 		expect(error?.message).toBe('Calendar: no calendar with ID "cal-bob-a-primary" in the accounts of this credential');

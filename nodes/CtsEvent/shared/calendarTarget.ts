@@ -20,7 +20,9 @@ export type FieldProblem = (field: string, problem: string, description?: string
  * - "By ID" (or an expression, or a plain value of a workflow made before the list existed)
  *   gives the calendar ID, with the account from the Account ID field;
  * - without an account, the calendar is looked up in the calendar list (10 points, reused for a
- *   minute), so an AI agent or an expression can name a calendar by its ID alone.
+ *   minute), so an AI agent or an expression can name a calendar by its ID alone. A value that
+ *   is no calendar's ID but has the form "From List" stores is taken as account and calendar:
+ *   n8n's editor copies the stored value into the field when the user switches to "By ID".
  */
 export async function resolveCalendar(
 	context: ServiceContext,
@@ -28,28 +30,28 @@ export async function resolveCalendar(
 	accountField: unknown,
 	problem: FieldProblem,
 ): Promise<CalendarTarget> {
-	const fromList = (calendarField as { mode?: unknown } | null)?.mode === 'list';
 	const value = locatorValue(calendarField);
 	if (!value.trim()) throw problem('Calendar', 'choose a calendar from the list or enter its ID');
-	if (fromList) {
-		const ref = parseCalendarRef(value);
+	const ref = parseCalendarRef(value);
+	if ((calendarField as { mode?: unknown } | null)?.mode === 'list') {
 		if (ref) return ref;
+	} else {
+		const accountId = locatorValue(accountField);
+		if (accountId.trim()) return { accountId, calendarId: value };
 	}
-	const accountId = fromList ? '' : locatorValue(accountField);
-	if (accountId.trim()) return { accountId, calendarId: value };
 
 	let calendars: Awaited<ReturnType<typeof listCalendars>>;
 	try {
 		calendars = await listCalendars(context);
 	} catch (error) {
 		if (serviceStatus(error) !== 404) throw error as NodeApiError;
+		if (ref) return ref;
 		throw problem('Account ID', 'enter the account of the calendar', 'This service has no calendar list to look the account up in (it answered 404).');
 	}
 	const calendar = calendars.find((candidate) => candidate.id === value);
-	if (!calendar) {
-		throw problem('Calendar', `no calendar with ID "${value}" in the accounts of this credential`, 'Choose the calendar from the list, or check the ID.');
-	}
-	return { accountId: calendar.accountId, calendarId: calendar.id };
+	if (calendar) return { accountId: calendar.accountId, calendarId: calendar.id };
+	if (ref) return ref;
+	throw problem('Calendar', `no calendar with ID "${value}" in the accounts of this credential`, 'Choose the calendar from the list, or check the ID.');
 }
 
 /** The account and calendar an item's event write goes to (see {@link resolveCalendar}). */
