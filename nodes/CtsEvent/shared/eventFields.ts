@@ -62,7 +62,7 @@ export function eventLocator(displayOptions: INodeProperties['displayOptions']):
 /**
  * The calendar of an event write. v3: one Calendar field, "From List" (the calendars the user may
  * write to, stored with their account) or "By ID" with an Account ID field beside it (see
- * {@link calendarTarget}). v1 (create only) names no account: a Calendar ID.
+ * {@link sendCalendarTarget}). v1 (create only) names no account: a Calendar ID.
  */
 export function calendarFields(operation: string, versions: ApiVersion[], description: string): INodeProperties[] {
 	const v3 = showFor([operation], ['v3']);

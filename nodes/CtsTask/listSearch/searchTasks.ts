@@ -4,7 +4,7 @@ import { cachedList, explainMissingList } from '../../shared/listCache';
 import { listTaskPage, walkTasks } from '../../shared/taskPaging';
 
 /** Most open tasks the list reads (5 list calls, 50 points): what a dropdown can usefully show. */
-export const TASK_LIST_MAX = 500;
+const TASK_LIST_MAX = 500;
 
 /** The open tasks (up to {@link TASK_LIST_MAX}), read once and reused for a minute. */
 async function openTasks(context: ILoadOptionsFunctions): Promise<IDataObject[]> {
