@@ -95,8 +95,9 @@ export function calendarFields(operation: string, versions: ApiVersion[], descri
 			default: '',
 			description:
 				'Account of the calendar (event IDs are only meaningful within their account). Leave empty to look it up in the calendar list (10 points, reused for a minute).',
-			// Shown with "By ID" (and for a Calendar value saved before the list existed); "From List" carries the account.
-			displayOptions: { show: v3?.show, hide: { 'calendarId.mode': ['list'] } },
+			// Shown with "By ID" (and for a Calendar value saved before the list existed); "From List" carries the
+			// account. A root path ("/"): n8n 1.x orders parameters by their dependencies and accepts only those.
+			displayOptions: { show: v3?.show, hide: { '/calendarId.mode': ['list'] } },
 		},
 	];
 	if (versions.includes('v1')) {
