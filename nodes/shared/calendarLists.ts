@@ -9,7 +9,7 @@ import {
 
 import type { ServiceContext } from './credentialUser';
 import { serviceStatus } from './errors';
-import { cachedList, explainMissingList, LIST_REUSE_MS } from './listCache';
+import { cachedList, LIST_REUSE_MS, readForPicker } from './listCache';
 import { ctsRequest } from './transport';
 
 /** A calendar as `GET /v3/calendars/list` gives it (the fields the nodes use). */
@@ -128,12 +128,7 @@ export function parseCalendarRef(value: string): { accountId: string; calendarId
 
 /** Dropdown of the connected accounts: address and provider, and whether it needs reconnecting. */
 export async function getAccounts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	let accounts: AccountInfo[];
-	try {
-		accounts = await listAccounts(this, LIST_REUSE_MS);
-	} catch (error) {
-		throw explainMissingList(this, error, 'its accounts', 'expression');
-	}
+	const accounts = await readForPicker(this, 'its accounts', 'expression', async () => await listAccounts(this, LIST_REUSE_MS));
 	return accounts.map((account) => ({
 		name: `${account.providerUserId ?? account.id} (${providerName(account.integrationId)})`,
 		value: account.id,
@@ -147,12 +142,7 @@ export async function getAccountCalendars(this: ILoadOptionsFunctions): Promise<
 	if (!accountId) {
 		throw new NodeOperationError(this.getNode(), 'Choose the Account first', { description: 'The list shows the calendars of the chosen account.' });
 	}
-	let calendars: CalendarInfo[];
-	try {
-		calendars = await listCalendars(this);
-	} catch (error) {
-		throw explainMissingList(this, error, 'its calendars', 'expression');
-	}
+	const calendars = await readForPicker(this, 'its calendars', 'expression', async () => await listCalendars(this));
 	return calendars
 		.filter((calendar) => calendar.accountId === accountId)
 		.map((calendar) => ({ name: isWritable(calendar) ? calendarName(calendar) : `${calendarName(calendar)} (read-only)`, value: calendar.id }));

@@ -65,6 +65,33 @@ export function locatorValue(value: unknown): string {
 	return String(raw ?? '');
 }
 
+/**
+ * A resource locator field with two modes, "From List" (`searchListMethod`, searchable) and
+ * "By ID"; `defaultMode` is the one a new field starts in.
+ */
+export function listOrIdField(
+	field: Omit<INodeProperties, 'type' | 'default' | 'modes'>,
+	list: { searchListMethod: string; placeholder: string },
+	idPlaceholder: string,
+	defaultMode: 'list' | 'id' = 'list',
+): INodeProperties {
+	return {
+		...field,
+		type: 'resourceLocator',
+		default: { mode: defaultMode, value: '' },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: list.placeholder,
+				typeOptions: { searchListMethod: list.searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: idPlaceholder },
+		],
+	};
+}
+
 /** Whether an optional field was added but left empty: such a field is not sent. */
 export function isEmptyValue(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

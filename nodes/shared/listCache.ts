@@ -48,16 +48,21 @@ export async function cachedList<T>(
 export type ListFallback = 'byId' | 'expression';
 
 /**
- * A list endpoint answered 404: the deployment predates it. Said in plain words, with what to do
- * instead; any other failure is passed on as it is.
+ * Reads a list for a picker. A list endpoint that answers 404 belongs to a deployment that
+ * predates it: that is said in plain words, with what to do instead; any other failure is passed
+ * on as it is.
  */
-export function explainMissingList(context: ServiceContext, error: unknown, what: string, fallback: ListFallback): unknown {
-	if (serviceStatus(error) !== 404) return error;
-	const instead =
-		fallback === 'byId'
-			? 'Choose "By ID" and enter the ID; everything else works as before.'
-			: 'Enter the IDs with an expression instead (switch the field to Expression); everything else works as before.';
-	return new NodeOperationError(context.getNode(), `This service cannot list ${what}`, {
-		description: `It answered 404 (Not Found) to the list request, as deployments without this list do. ${instead}`,
-	});
+export async function readForPicker<T>(context: ServiceContext, what: string, fallback: ListFallback, read: () => Promise<T>): Promise<T> {
+	try {
+		return await read();
+	} catch (error) {
+		if (serviceStatus(error) !== 404) throw error as NodeApiError;
+		const instead =
+			fallback === 'byId'
+				? 'Choose "By ID" and enter the ID; everything else works as before.'
+				: 'Enter the IDs with an expression instead (switch the field to Expression); everything else works as before.';
+		throw new NodeOperationError(context.getNode(), `This service cannot list ${what}`, {
+			description: `It answered 404 (Not Found) to the list request, as deployments without this list do. ${instead}`,
+		});
+	}
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ServiceContext } from './credentialUser';
-import { cachedList, explainMissingList } from './listCache';
+import { cachedList, readForPicker } from './listCache';
 import { ctsRequest } from './transport';
 
 /** A live tag as `GET /v3/tags/list` gives it. */
@@ -24,12 +24,7 @@ export async function listTags(context: ServiceContext): Promise<TagInfo[]> {
 
 /** Dropdown of the tags, by name. */
 export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	let tags: TagInfo[];
-	try {
-		tags = await listTags(this);
-	} catch (error) {
-		throw explainMissingList(this, error, 'its tags', 'expression');
-	}
+	const tags = await readForPicker(this, 'its tags', 'expression', async () => await listTags(this));
 	return tags
 		.map((tag) => ({ name: tag.name ?? tag.id, value: tag.id }))
 		.sort((a, b) => a.name.localeCompare(b.name));

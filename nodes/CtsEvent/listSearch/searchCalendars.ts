@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { calendarRef, isWritable, labelledCalendars } from '../../shared/calendarLists';
-import { explainMissingList } from '../../shared/listCache';
+import { readForPicker } from '../../shared/listCache';
 
 /**
  * "From List" of the Calendar field: the calendars the user may write events to, each stored
@@ -9,12 +9,7 @@ import { explainMissingList } from '../../shared/listCache';
  * address, provider or calendar ID.
  */
 export async function searchCalendars(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	let calendars: Awaited<ReturnType<typeof labelledCalendars>>;
-	try {
-		calendars = await labelledCalendars(this);
-	} catch (error) {
-		throw explainMissingList(this, error, 'its calendars', 'byId');
-	}
+	const calendars = await readForPicker(this, 'its calendars', 'byId', async () => await labelledCalendars(this));
 	const needle = (filter ?? '').trim().toLowerCase();
 	return {
 		results: calendars

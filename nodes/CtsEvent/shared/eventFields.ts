@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 import { hasExplicitOffset, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateTime } from '../../shared/dates';
 import { alertId, alertOffset, locationKey, participantKey } from '../../shared/encoding';
 import { invalidField } from '../../shared/errors';
-import { descriptionFormatField, isEmptyValue, sendConverted, toStringList } from '../../shared/fields';
+import { descriptionFormatField, isEmptyValue, listOrIdField, sendConverted, toStringList } from '../../shared/fields';
 import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
 import { EVENT_LIST_DAYS } from '../listSearch/searchEvents';
 import { sendCalendarTarget } from './calendarTarget';
@@ -40,23 +40,16 @@ export function eventIdField(displayOptions: INodeProperties['displayOptions'], 
  * coming weeks.
  */
 export function eventLocator(displayOptions: INodeProperties['displayOptions']): INodeProperties {
-	return {
-		...eventIdField(displayOptions),
-		displayName: 'Event',
-		type: 'resourceLocator',
-		default: { mode: 'id', value: '' },
-		hint: `"From List" shows the events of the chosen Calendar in the next ${EVENT_LIST_DAYS} days (10 points; reopened within a minute, it costs nothing).`,
-		modes: [
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. ZXZ0LTE2OTk=' },
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select an event...',
-				typeOptions: { searchListMethod: 'searchEvents', searchable: true },
-			},
-		],
-	};
+	return listOrIdField(
+		{
+			...eventIdField(displayOptions),
+			displayName: 'Event',
+			hint: `"From List" shows the events of the chosen Calendar in the next ${EVENT_LIST_DAYS} days (10 points; reopened within a minute, it costs nothing).`,
+		},
+		{ searchListMethod: 'searchEvents', placeholder: 'Select an event...' },
+		'e.g. ZXZ0LTE2OTk=',
+		'id',
+	);
 }
 
 /**
@@ -67,27 +60,19 @@ export function eventLocator(displayOptions: INodeProperties['displayOptions']):
 export function calendarFields(operation: string, versions: ApiVersion[], description: string): INodeProperties[] {
 	const v3 = showFor([operation], ['v3']);
 	const fields: INodeProperties[] = [
-		{
-			displayName: 'Calendar',
-			name: 'calendarId',
-			type: 'resourceLocator',
-			required: true,
-			default: { mode: 'list', value: '' },
-			description,
-			hint: CALENDAR_LIST_HINT,
-			displayOptions: v3,
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					placeholder: 'Select a calendar...',
-					typeOptions: { searchListMethod: 'searchCalendars', searchable: true },
-				},
-				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. cal-primary' },
-			],
-			routing: { send: { preSend: [sendCalendarTarget] } },
-		},
+		listOrIdField(
+			{
+				displayName: 'Calendar',
+				name: 'calendarId',
+				required: true,
+				description,
+				hint: CALENDAR_LIST_HINT,
+				displayOptions: v3,
+				routing: { send: { preSend: [sendCalendarTarget] } },
+			},
+			{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
+			'e.g. cal-primary',
+		),
 		{
 			displayName: 'Account ID',
 			name: 'accountId',

@@ -1,16 +1,11 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { explainMissingList } from '../../shared/listCache';
-import { listTags, type TagInfo } from '../../shared/tagLists';
+import { readForPicker } from '../../shared/listCache';
+import { listTags } from '../../shared/tagLists';
 
 /** "From List" of the Tag field: every tag by name; a search filters by name or finds an exact ID. */
 export async function searchTags(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	let tags: TagInfo[];
-	try {
-		tags = await listTags(this);
-	} catch (error) {
-		throw explainMissingList(this, error, 'its tags', 'byId');
-	}
+	const tags = await readForPicker(this, 'its tags', 'byId', async () => await listTags(this));
 	const needle = (filter ?? '').trim().toLowerCase();
 	return {
 		results: tags

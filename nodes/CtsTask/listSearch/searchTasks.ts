@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { cachedList, explainMissingList } from '../../shared/listCache';
+import { cachedList, readForPicker } from '../../shared/listCache';
 import { listTaskPage, walkTasks } from '../../shared/taskPaging';
 
 /** Most open tasks the list reads (5 list calls, 50 points): what a dropdown can usefully show. */
@@ -22,12 +22,7 @@ const newestFirst = (a: IDataObject, b: IDataObject) => String(b.created ?? '').
  * task by its exact ID, within the list already read.
  */
 export async function searchTasks(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	let tasks: IDataObject[];
-	try {
-		tasks = await openTasks(this);
-	} catch (error) {
-		throw explainMissingList(this, error, 'its tasks', 'byId');
-	}
+	const tasks = await readForPicker(this, 'its tasks', 'byId', async () => await openTasks(this));
 	const needle = (filter ?? '').trim().toLowerCase();
 	return {
 		results: tasks

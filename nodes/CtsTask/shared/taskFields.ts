@@ -12,6 +12,7 @@ import {
 import { parseDateInput } from '../../shared/dates';
 import { invalidField } from '../../shared/errors';
 import {
+	listOrIdField,
 	locatorValue,
 	sendConverted,
 	sendHoursMinutesDuration,
@@ -35,35 +36,24 @@ export const TASK_LIST_HINT =
 	'Opening the list reads the open tasks (10 points per 100 tasks); reopened within a minute, it costs nothing.';
 
 /** A task picked from the open tasks ("From List", newest first) or given by its ID. */
-export function taskLocator(displayName: string, name: string, description: string, overrides: Partial<INodeProperties> = {}): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		description,
-		hint: TASK_LIST_HINT,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a task...',
-				typeOptions: { searchListMethod: 'searchTasks', searchable: true },
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 7f3c2a9e-…' },
-		],
-		...overrides,
-	} as INodeProperties;
+export function taskLocator(
+	displayName: string,
+	name: string,
+	description: string,
+	overrides: Partial<INodeProperties> = {},
+	defaultMode: 'list' | 'id' = 'list',
+): INodeProperties {
+	return listOrIdField(
+		{ displayName, name, required: true, description, hint: TASK_LIST_HINT, ...overrides },
+		{ searchListMethod: 'searchTasks', placeholder: 'Select a task...' },
+		'e.g. 7f3c2a9e-…',
+		defaultMode,
+	);
 }
 
 /** The Task field of an operation, sent as `id` where the operation expects it. */
-export function taskIdField(operation: string, send: 'body' | 'query', description: string): INodeProperties {
-	return taskLocator('Task', 'taskId', description, {
-		displayOptions: showFor(operation),
-		routing: { send: { type: send, property: 'id' } },
-	});
+export function taskIdField(operation: string, send: 'body' | 'query', description: string, defaultMode: 'list' | 'id' = 'list'): INodeProperties {
+	return taskLocator('Task', 'taskId', description, { displayOptions: showFor(operation), routing: { send: { type: send, property: 'id' } } }, defaultMode);
 }
 
 export const priorityOptions = [

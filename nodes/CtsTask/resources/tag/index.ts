@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { invalidField } from '../../../shared/errors';
-import { limitRouting, locatorValue, returnAllAndLimitFields } from '../../../shared/fields';
+import { limitRouting, listOrIdField, locatorValue, returnAllAndLimitFields } from '../../../shared/fields';
 import { TAG_LIST_HINT } from '../../../shared/tagLists';
 
 export const TAG_RESOURCE = 'tag';
@@ -54,27 +54,19 @@ function outputAfterChange(extra: IDataObject) {
 }
 
 function tagField(operation: string, send: 'body' | 'query', description: string): INodeProperties {
-	return {
-		displayName: 'Tag',
-		name: 'tagId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		description,
-		hint: TAG_LIST_HINT,
-		displayOptions: showFor(operation),
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a tag...',
-				typeOptions: { searchListMethod: 'searchTags', searchable: true },
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 0b8f6c1e-…' },
-		],
-		routing: { send: { type: send, property: 'id' } },
-	};
+	return listOrIdField(
+		{
+			displayName: 'Tag',
+			name: 'tagId',
+			required: true,
+			description,
+			hint: TAG_LIST_HINT,
+			displayOptions: showFor(operation),
+			routing: { send: { type: send, property: 'id' } },
+		},
+		{ searchListMethod: 'searchTags', placeholder: 'Select a tag...' },
+		'e.g. 0b8f6c1e-…',
+	);
 }
 
 const nameField: INodeProperties = {
