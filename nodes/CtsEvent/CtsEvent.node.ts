@@ -1,10 +1,15 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
+import { getAccountCalendars, getAccounts } from '../shared/calendarLists';
 import { ctsApiTest, ctsSyncApiTest } from '../shared/credentialTests';
 import { getTimeZones } from '../shared/timeZones';
 import { pointBudgetOption, transportProperty } from '../shared/transport';
+import { searchCalendars } from './listSearch/searchCalendars';
+import { searchEvents } from './listSearch/searchEvents';
+import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
 import { getManyEvents } from './resources/event/getAll';
+import { EVENT_RESOURCE } from './shared/eventFields';
 
 export class CtsEvent implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,7 +19,7 @@ export class CtsEvent implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"] + " (" + $parameter["authentication"] + ")"}}',
-		description: 'Create, read, update, delete and answer calendar events in the Calendar and Task Service',
+		description: 'Create, read, update, delete and answer calendar events, and list calendars, in the Calendar and Task Service',
 		defaults: { name: 'CTS Event' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -47,15 +52,34 @@ export class CtsEvent implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Event', value: 'event' }],
-				default: 'event',
+				displayOptions: { show: { authentication: ['v3'] } },
+				options: [
+					{ name: 'Calendar', value: CALENDAR_RESOURCE },
+					{ name: 'Event', value: EVENT_RESOURCE },
+				],
+				default: EVENT_RESOURCE,
+			},
+			{
+				// The v1 credential cannot list calendars.
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { authentication: ['v1'] } },
+				options: [{ name: 'Event', value: EVENT_RESOURCE }],
+				default: EVENT_RESOURCE,
 			},
 			...eventDescription,
+			...calendarDescription,
 			pointBudgetOption,
 		],
 	};
 
-	methods = { loadOptions: { getTimeZones }, credentialTest: { ctsApiTest, ctsSyncApiTest } };
+	methods = {
+		loadOptions: { getTimeZones, getAccounts, getAccountCalendars },
+		listSearch: { searchCalendars, searchEvents },
+		credentialTest: { ctsApiTest, ctsSyncApiTest },
+	};
 
 	customOperations = { event: { getAll: getManyEvents } };
 }

@@ -8,6 +8,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../shared/calendarLists';
 import { serviceStatus } from '../shared/errors';
 import { ctsApiTest } from '../shared/credentialTests';
 import { toStringList } from '../shared/fields';
@@ -39,23 +40,7 @@ export class CtsEventTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		properties: [
-			{
-				displayName: 'Account ID',
-				name: 'accountId',
-				type: 'string',
-				required: true,
-				default: '',
-				description: 'Calendar account to watch',
-			},
-			{
-				displayName: 'Calendar IDs',
-				name: 'calendarIds',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. cal-primary, cal-team',
-				description: 'One or more calendars of that account, separated by commas',
-			},
+			...accountAndCalendarsFields(undefined, 'to watch'),
 			{
 				displayName: 'Trigger On',
 				name: 'events',
@@ -112,7 +97,7 @@ export class CtsEventTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { ctsApiTest } };
+	methods = { loadOptions: { getAccounts, getAccountCalendars }, credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState };
@@ -123,7 +108,7 @@ export class CtsEventTrigger implements INodeType {
 		const lookAheadMs = Number(this.getNodeParameter('lookAheadDays', 14)) * DAY_MS;
 		const lookBackMs = Number(this.getNodeParameter('lookBackDays', 0)) * DAY_MS;
 		if (!accountId || calendarIds.length === 0) {
-			throw new NodeOperationError(this.getNode(), 'Account ID and Calendar IDs: enter the account and at least one of its calendars');
+			throw new NodeOperationError(this.getNode(), 'Account and Calendars: choose the account and at least one of its calendars');
 		}
 		if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
 			throw new NodeOperationError(this.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);

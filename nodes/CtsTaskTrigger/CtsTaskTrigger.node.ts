@@ -11,6 +11,7 @@ import {
 import { priorityOptions } from '../CtsTask/shared/taskFields';
 import { ctsApiTest } from '../shared/credentialTests';
 import { toStringList } from '../shared/fields';
+import { getTags, tagsField } from '../shared/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
@@ -68,14 +69,7 @@ export class CtsTaskTrigger implements INodeType {
 						default: [],
 						description: 'Only tasks with one of these priorities',
 					},
-					{
-						displayName: 'Tag IDs',
-						name: 'tags',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. tag-1, tag-2',
-						description: 'Only tasks that carry at least one of these tags (IDs separated by commas)',
-					},
+					tagsField('Only tasks that carry at least one of these tags'),
 					{
 						displayName: 'Task List ID',
 						name: 'taskListId',
@@ -96,7 +90,7 @@ export class CtsTaskTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { ctsApiTest } };
+	methods = { loadOptions: { getTags }, credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node') as IDataObject & { cursor?: TaskCursor };

@@ -3,6 +3,7 @@ import type {
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
+	INode,
 	INodeProperties,
 	PreSendAction,
 } from 'n8n-workflow';
@@ -53,6 +54,42 @@ export function sendConverted(
 export function toStringList(value: unknown): string[] {
 	const entries = Array.isArray(value) ? value : String(value ?? '').split(',');
 	return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+}
+
+/**
+ * The value of a resource locator field ("From List" or "By ID"), or of a plain value saved
+ * before the field offered a list. Unchanged (IDs are passed byte for byte).
+ */
+export function locatorValue(value: unknown): string {
+	const raw = value !== null && typeof value === 'object' && 'value' in value ? (value as { value: unknown }).value : value;
+	return String(raw ?? '');
+}
+
+/**
+ * A resource locator field with two modes, "From List" (`searchListMethod`, searchable) and
+ * "By ID"; `defaultMode` is the one a new field starts in.
+ */
+export function listOrIdField(
+	field: Omit<INodeProperties, 'type' | 'default' | 'modes'>,
+	list: { searchListMethod: string; placeholder: string },
+	idPlaceholder: string,
+	defaultMode: 'list' | 'id' = 'list',
+): INodeProperties {
+	return {
+		...field,
+		type: 'resourceLocator',
+		default: { mode: defaultMode, value: '' },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: list.placeholder,
+				typeOptions: { searchListMethod: list.searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: idPlaceholder },
+		],
+	};
 }
 
 /** Whether an optional field was added but left empty: such a field is not sent. */
@@ -144,8 +181,11 @@ export function timeZoneField(overrides: Partial<INodeProperties> = {}): INodePr
 	} as INodeProperties;
 }
 
-/** "Return All" and "Limit", as every n8n list operation has them. */
-export function returnAllAndLimitFields(displayOptions: INodeProperties['displayOptions']): INodeProperties[] {
+/** "Return All" and "Limit", as every n8n list operation has them; `limit` routes a declarative operation's Limit (see {@link limitRouting}). */
+export function returnAllAndLimitFields(
+	displayOptions: INodeProperties['displayOptions'],
+	limit?: { routing: INodeProperties['routing']; maximum?: number },
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -159,10 +199,11 @@ export function returnAllAndLimitFields(displayOptions: INodeProperties['display
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, ...(limit?.maximum ? { maxValue: limit.maximum } : {}) },
 			default: 50,
 			description: 'Max number of results to return',
 			displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
+			...(limit ? { routing: limit.routing } : {}),
 		},
 	];
 }
@@ -170,12 +211,30 @@ export function returnAllAndLimitFields(displayOptions: INodeProperties['display
 /** The number of results an item asks for ("Return All" or "Limit"), refused before any request when not a whole number of 1 or more. */
 export function resultLimit(context: IExecuteFunctions, itemIndex: number): number {
 	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Number.POSITIVE_INFINITY;
-	const value: unknown = context.getNodeParameter('limit', itemIndex, 50);
+	return checkedLimit(context.getNode(), context.getNodeParameter('limit', itemIndex, 50), itemIndex);
+}
+
+function checkedLimit(node: INode, value: unknown, itemIndex: number, maximum = Number.POSITIVE_INFINITY): number {
 	const limit = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw invalidField(context.getNode(), 'Limit', `"${String(value)}" is not a whole number of 1 or more`, itemIndex);
+		throw invalidField(node, 'Limit', `"${String(value)}" is not a whole number of 1 or more`, itemIndex);
 	}
+	if (limit > maximum) throw invalidField(node, 'Limit', `must not be greater than ${maximum}`, itemIndex);
 	return limit;
+}
+
+/**
+ * Routing of the Limit field of a declarative list operation: checked before the request, then
+ * sent in the query (`query`, for lists the service limits itself) or applied to the output.
+ */
+export function limitRouting(apply: 'query' | 'output', maximum?: number): INodeProperties['routing'] {
+	const check: PreSendAction = async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		checkedLimit(this.getNode(), this.getNodeParameter('limit', 50), this.getItemIndex(), maximum);
+		return requestOptions;
+	};
+	return apply === 'query'
+		? { send: { type: 'query', property: 'limit', preSend: [check] } }
+		: { send: { preSend: [check] }, output: { postReceive: [{ type: 'limit', properties: { maxResults: '={{ $value }}' } }] } };
 }
 
 /** Whether a description is plain text or HTML (`descriptionContentType`), for tasks and events. */

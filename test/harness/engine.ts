@@ -5,10 +5,13 @@
  * leaves to its host are provided here: node and credential type registries and a credentials
  * helper that applies `authenticate` the way n8n's own CredentialsHelper does.
  */
+import { createHash } from 'node:crypto';
+
 import {
 	CredentialTestContext,
 	DirectoryLoader,
 	ExecutionLifecycleHooks,
+	LoadOptionsContext,
 	PollContext,
 	WorkflowExecute,
 	WorkflowHasIssuesError,
@@ -27,7 +30,9 @@ import {
 	type INodeCredentialsDetails,
 	type INodeCredentialTestResult,
 	type INodeExecutionData,
+	type INodeListSearchResult,
 	type INodeProperties,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypes,
 	type IRequestOptionsSimplified,
@@ -174,6 +179,14 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
+/**
+ * The id a credential is stored under: different data is a different credential, as two
+ * credentials saved in n8n have different ids (caches keyed by credential id rely on that).
+ */
+function credentialId(type: string, data: ICredentialDataDecryptedObject): string {
+	return `cred-${type}-${createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 12)}`;
+}
+
 /** Fills unset credential fields with their defaults, as n8n does before using a credential. */
 function withDefaults(type: string, data: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
 	const result = { ...data };
@@ -250,6 +263,16 @@ export class Engine {
 		this.nodeTypes = new TestNodeTypes(nodes, otherNodes);
 	}
 
+	/** A `listSearch` method (a resource locator's "From List"), with the search text the user typed. */
+	async runListSearch(method: string, options: MethodRunOptions & { filter?: string; paginationToken?: string }): Promise<INodeListSearchResult> {
+		return await runNodeMethod(this.nodeTypes, 'listSearch', method, options, [options.filter, options.paginationToken]);
+	}
+
+	/** A `loadOptions` method (a dropdown's options). */
+	async runLoadOptions(method: string, options: MethodRunOptions): Promise<INodePropertyOptions[]> {
+		return await runNodeMethod(this.nodeTypes, 'loadOptions', method, options, []);
+	}
+
 	/** Runs Test Input → node under test in a real workflow, the way n8n runs a manual execution. */
 	async runNode(options: NodeRunOptions): Promise<NodeRunResult> {
 		return await this.startNode(options).result;
@@ -263,7 +286,7 @@ export class Engine {
 		const store: CredentialStore = new Map();
 		const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
 		for (const [type, data] of Object.entries(options.credentials ?? {})) {
-			const id = `cred-${type}`;
+			const id = credentialId(type, data);
 			store.set(id, { type, data });
 			nodeCredentials[type] = { id, name: `${type} account` };
 		}
@@ -324,6 +347,56 @@ export class Engine {
 	}
 }
 
+export interface MethodRunOptions {
+	/** Node type name inside the package, e.g. `ctsEvent`. */
+	type: string;
+	/** The node's parameters as the editor holds them while the user edits (its current values). */
+	parameters: IDataObject;
+	/** Credential data by credential type; stored and referenced as n8n would. */
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** Path of the parameter the list is for, e.g. `parameters.calendarId`. */
+	path?: string;
+}
+
+/**
+ * Runs one of a node's `listSearch` or `loadOptions` methods the way n8n's server does when the
+ * editor opens a list (DynamicNodeParametersService, in n8n's cli package, which is not
+ * published): on a LoadOptionsContext over a workflow of one temporary node that holds the
+ * current parameters and credentials.
+ */
+async function runNodeMethod<T>(
+	nodeTypes: TestNodeTypes,
+	kind: 'listSearch' | 'loadOptions',
+	method: string,
+	options: MethodRunOptions,
+	args: unknown[],
+): Promise<T> {
+	const store: CredentialStore = new Map();
+	const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
+	for (const [type, data] of Object.entries(options.credentials)) {
+		store.set(credentialId(type, data), { type, data });
+		nodeCredentials[type] = { id: credentialId(type, data), name: `${type} account` };
+	}
+	const node: INode = {
+		id: 'uuid-1234',
+		name: 'Temp-Node',
+		type: `${PACKAGE_NAME}.${options.type}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.parameters as INode['parameters'],
+		credentials: nodeCredentials,
+	};
+	const workflowData = { id: 'load-options', name: 'Load options', nodes: [node], connections: {} };
+	const workflow = new Workflow({ ...workflowData, active: false, nodeTypes });
+	const additionalData = additionalDataFor(store, 'internal', workflowData);
+	additionalData.currentNodeParameters = options.parameters as INode['parameters'];
+	const nodeType = nodeTypes.getByNameAndVersion(node.type);
+	const fn = nodeType.methods?.[kind]?.[method] as ((...fnArgs: unknown[]) => Promise<T>) | undefined;
+	if (!fn) throw new Error(`${options.type} has no ${kind} method ${method}`);
+	const context = new LoadOptionsContext(workflow, node, additionalData, options.path ?? 'parameters');
+	return await fn.call(context, ...args);
+}
+
 /**
  * Tests a credential the way n8n's server does for credentials tested by a node (`testedBy`):
  * the first node of the package that names the credential with `testedBy` supplies the test
@@ -366,8 +439,8 @@ export class PollHarness {
 		this.store = new Map();
 		const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
 		for (const [type, data] of Object.entries(credentials)) {
-			this.store.set(`cred-${type}`, { type, data });
-			nodeCredentials[type] = { id: `cred-${type}`, name: `${type} account` };
+			this.store.set(credentialId(type, data), { type, data });
+			nodeCredentials[type] = { id: credentialId(type, data), name: `${type} account` };
 		}
 		this.node = {
 			id: 'trigger',

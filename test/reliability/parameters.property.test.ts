@@ -201,7 +201,18 @@ it('Event Update and Delete: any identification, timing and field values end cle
 	await fc.assert(
 		fc.asyncProperty(
 			fc.record({
-				eventId: fc.oneof(fc.constant(realId), parameterValue),
+				// The Event field is a resource locator: the editor stores `{ __rl, mode, value }`, and
+				// workflows from before the list hold plain values. (A bare null, which no editor stores,
+				// makes n8n's own parameter check fail before any node code: isValidResourceLocatorParameterValue.)
+				eventId: fc.oneof(
+					fc.constant(realId),
+					parameterValue.filter((value) => value !== null),
+					fc.record({ __rl: fc.constant(true), mode: fc.constantFrom('id', 'list'), value: fc.oneof(fc.constant(realId), parameterValue) }),
+				),
+				calendar: fc.oneof(
+					fc.constant({ __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-primary' }),
+					fc.record({ __rl: fc.constant(true), mode: fc.constantFrom('id', 'list'), value: parameterValue }),
+				),
 				start: parameterValue,
 				end: parameterValue,
 				timeZone: parameterValue,
@@ -217,8 +228,7 @@ it('Event Update and Delete: any identification, timing and field values end cle
 					operation,
 					identifyBy: 'id',
 					eventId: values.eventId,
-					accountId: 'acc-alice-a',
-					calendarId: 'cal-alice-a-primary',
+					calendarId: values.calendar,
 					seriesUpdateMode: values.mode,
 					updateFields: { start: values.start, end: values.end, timeZone: values.timeZone, allDay: values.allDay, participantsToRemove: values.remove },
 				}, async (items) => {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
+import { locatorValue } from '../../shared/fields';
 import { itemState } from '../../shared/itemState';
 import { ctsRequest } from '../../shared/transport';
 
@@ -12,7 +13,7 @@ export function canReadCurrentEvent(context: IExecuteSingleFunctions): boolean {
 	return (
 		context.getNodeParameter('authentication', 'v3') === 'v3' &&
 		context.getNodeParameter('identifyBy', 'id') === 'id' &&
-		String(context.getNodeParameter('eventId', '')).trim() !== ''
+		locatorValue(context.getNodeParameter('eventId', '')).trim() !== ''
 	);
 }
 
@@ -20,7 +21,7 @@ export function canReadCurrentEvent(context: IExecuteSingleFunctions): boolean {
 export async function currentEvent(context: IExecuteSingleFunctions): Promise<IDataObject> {
 	const state = itemState(context);
 	state.currentEvent ??= ctsRequest
-		.call(context, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id: String(context.getNodeParameter('eventId', '')) } })
+		.call(context, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id: locatorValue(context.getNodeParameter('eventId', '')) } })
 		.then((answer) => ((answer.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? {});
 	return await state.currentEvent;
 }

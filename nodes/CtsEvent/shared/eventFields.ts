@@ -3,7 +3,10 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 import { hasExplicitOffset, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateTime } from '../../shared/dates';
 import { alertId, alertOffset, locationKey, participantKey } from '../../shared/encoding';
 import { invalidField } from '../../shared/errors';
-import { descriptionFormatField, isEmptyValue, sendConverted, toStringList } from '../../shared/fields';
+import { descriptionFormatField, isEmptyValue, listOrIdField, locatorValue, sendConverted, toStringList } from '../../shared/fields';
+import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
+import { EVENT_LIST_DAYS } from '../listSearch/searchEvents';
+import { sendCalendarTarget } from './calendarTarget';
 import { canReadCurrentEvent, currentEvent } from './currentEvent';
 
 export const EVENT_RESOURCE = 'event';
@@ -36,41 +39,76 @@ export function eventIdField(displayOptions: INodeProperties['displayOptions'], 
  * answered 404, which "already deleted counts as success" would report as done.
  */
 async function requireEventId(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const id = this.getNodeParameter('eventId', '');
-	if (typeof id !== 'string' || id.trim() === '') {
+	if (locatorValue(this.getNodeParameter('eventId', '')).trim() === '') {
 		throw invalidField(this.getNode(), 'Event ID', 'enter the ID of the event (it is empty)', this.getItemIndex());
 	}
 	return requestOptions;
 }
 
-/** Account ID and Calendar ID of v3 writes, sent in the body. */
-export function accountAndCalendarFields(
-	operation: string,
-	versions: ApiVersion[],
-	descriptions: { account?: string; calendar?: string } = {},
-): INodeProperties[] {
-	return [
+/**
+ * The Event field of v3 writes, which name the calendar: "By ID" (the default: workflows usually
+ * get the ID from an earlier node), or "From List", the events of the chosen Calendar in the
+ * coming weeks.
+ */
+export function eventLocator(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return listOrIdField(
+		{
+			...eventIdField(displayOptions),
+			displayName: 'Event',
+			hint: `"From List" shows the events of the chosen Calendar in the next ${EVENT_LIST_DAYS} days (10 points; reopened within a minute, it costs nothing).`,
+		},
+		{ searchListMethod: 'searchEvents', placeholder: 'Select an event...' },
+		'e.g. ZXZ0LTE2OTk=',
+		'id',
+	);
+}
+
+/**
+ * The calendar of an event write. v3: one Calendar field, "From List" (the calendars the user may
+ * write to, stored with their account) or "By ID" with an Account ID field beside it (see
+ * {@link sendCalendarTarget}). v1 (create only) names no account: a Calendar ID.
+ */
+export function calendarFields(operation: string, versions: ApiVersion[], description: string): INodeProperties[] {
+	const v3 = showFor([operation], ['v3']);
+	const fields: INodeProperties[] = [
+		listOrIdField(
+			{
+				displayName: 'Calendar',
+				name: 'calendarId',
+				required: true,
+				description,
+				hint: CALENDAR_LIST_HINT,
+				displayOptions: v3,
+				routing: { send: { preSend: [sendCalendarTarget] } },
+			},
+			{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
+			'e.g. cal-primary',
+		),
 		{
 			displayName: 'Account ID',
 			name: 'accountId',
 			type: 'string',
-			required: true,
 			default: '',
-			description: descriptions.account ?? 'Calendar account of the event (event IDs are only meaningful within their account)',
-			displayOptions: showFor([operation], versions.filter((version) => version === 'v3')),
-			routing: { send: { type: 'body', property: 'accountId' } },
+			description:
+				'Account of the calendar (event IDs are only meaningful within their account). Leave empty to look it up in the calendar list (10 points, reused for a minute).',
+			// Shown with "By ID" (and for a Calendar value saved before the list existed); "From List" carries the
+			// account. A root path ("/"): n8n 1.x orders parameters by their dependencies and accepts only those.
+			displayOptions: { show: v3?.show, hide: { '/calendarId.mode': ['list'] } },
 		},
-		{
+	];
+	if (versions.includes('v1')) {
+		fields.push({
 			displayName: 'Calendar ID',
 			name: 'calendarId',
 			type: 'string',
 			required: true,
 			default: '',
-			description: descriptions.calendar ?? 'Calendar of the event',
-			displayOptions: showFor([operation], versions),
+			description,
+			displayOptions: showFor([operation], ['v1']),
 			routing: { send: { type: 'body', property: 'calendarId' } },
-		},
-	];
+		});
+	}
+	return fields;
 }
 
 /** Action and offset of an alert, as the editor asks for them (add and remove alike). */

@@ -13,6 +13,7 @@ import {
 	eventV1Workflow,
 	eventV3ErrorsWorkflow,
 	eventV3Workflow,
+	tagsAndCalendarsWorkflow,
 	taskErrorsWorkflow,
 	taskFailureWorkflow,
 	taskOperationsWorkflow,
@@ -47,6 +48,7 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 				eventV3Workflow(prefix),
 				eventV3ErrorsWorkflow(prefix),
 				eventV1Workflow(prefix),
+				tagsAndCalendarsWorkflow(prefix),
 			]);
 		});
 
@@ -73,7 +75,7 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			assert.equal(created.due, '2026-12-01T17:00:00');
 			assert.equal(created.timeZone, 'Europe/Berlin');
 			assert.equal(created.priority, 3);
-			assert.deepEqual(created.tags, ['e2e', 'n8n']);
+			assert.deepEqual(created.tags, ['tag-alice-work', 'tag-alice-urgent'], 'the tags chosen in the dropdown');
 			assert.equal(created.estimatedDuration, 'PT1H15M');
 			assert.equal(created.description, 'Made by n8n');
 
@@ -150,7 +152,11 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			await sandbox.reset();
 			const run = await execute('ctsE2eEventV3001');
 
+			// "From List" carried the account with the calendar; a calendar "By ID" alone had its
+			// account looked up, with one calendar list call for the whole run.
 			const created = only(run, 'Create');
+			assert.equal(created.accountId, 'acc-alice-a');
+			assert.equal(created.calendarId, 'cal-alice-a-primary');
 			assert.equal(created.title, 'E2E planning');
 			assert.equal(created.start, '2026-12-01T09:00:00');
 			assert.equal(created.duration, 'PT1H30M');
@@ -166,6 +172,9 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 
 			const series = only(run, 'Create Series');
 			assert.equal(series.recurrenceRules[0].frequency, 'weekly');
+			assert.deepEqual([series.accountId, series.calendarId], ['acc-alice-a', 'cal-alice-a-primary']);
+			const lists = (await sandbox.requests()).filter((call) => call.path === '/v3/calendars/list');
+			assert.deepEqual(lists.map((call) => call.points), [10]);
 
 			assert.equal(only(run, 'Get').id, created.id);
 			const updated = only(run, 'Update');
@@ -203,6 +212,23 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			assert.match(expired.message, /^Authentication failed/);
 			assert.match(expired.description, /calendar connection/);
 			assert.match(errorOf(run, 'Delete Gone Is Error').message, /^Event not found/);
+			assert.match(errorOf(run, 'Create In Read-only Calendar').message, /^Access denied: calendar cal-alice-a-holidays is read-only/);
+			assert.equal(errorOf(run, 'Create In Unknown Calendar').message, 'Calendar: no calendar with ID "cal-nowhere" in the accounts of this credential');
+		});
+
+		it('tags (create, get the one picked from the list, update, get many, delete) and calendars', async () => {
+			await sandbox.reset();
+			const run = await execute('ctsE2eTagsCal001');
+			const created = only(run, 'Create Tag');
+			assert.deepEqual(created, { id: created.id, name: 'E2E tag', color: '#00aa55' });
+			assert.deepEqual(only(run, 'Get Picked Tag'), { id: 'tag-alice-work', name: 'Work', color: '#4285f4', updated: '2026-01-05T09:00:00.000Z' });
+			assert.deepEqual(only(run, 'Update Tag'), { id: created.id, name: 'E2E tag (renamed)', success: true });
+			assert.deepEqual(outputOf(run, 'Get Many Tags').map((tag) => tag.name), ['E2E tag (renamed)', 'Errands', 'Urgent', 'Work']);
+			assert.deepEqual(only(run, 'Delete Tag'), { id: created.id, deleted: true });
+			assert.equal((await sandbox.api('GET', '/v3/tags', { qs: { id: created.id } })).status, 404);
+			const calendars = outputOf(run, 'Get Many Calendars');
+			assert.equal(calendars.length, 7);
+			assert.deepEqual(calendars.find((calendar) => calendar.id === 'cal-alice-a-holidays').myRights.mayWriteAll, false);
 		});
 
 		it('v1 events with a bearer token: create, get many, update, RSVP, delete', async () => {

@@ -3,7 +3,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { EVENT_RESOURCE } from '../../shared/eventFields';
 import { outputEvent } from '../../shared/eventOutput';
 import { eventCreateDescription, sendCreateTiming } from './create';
-import { eventDeleteDescription } from './delete';
+import { eventDeleteDescription, outputDeleted } from './delete';
 import { eventGetDescription } from './get';
 import { eventGetManyDescription } from './getAll';
 import { eventRsvpDescription, sendRsvpPath } from './rsvp';
@@ -29,7 +29,7 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			description: 'Delete an event, one occurrence, this and following occurrences, or a whole series',
 			routing: {
 				request: { method: 'POST', url: `/${version}/events/delete` },
-				output: { postReceive: [{ type: 'set', properties: { value: '={{ { "id": $parameter.eventId, "deleted": true } }}' } }] },
+				output: { postReceive: [outputDeleted] },
 			},
 		},
 		{

@@ -15,11 +15,12 @@ import { isEmptyValue, sendConverted, timeZoneField, toStringList } from '../../
 import { itemState } from '../../../shared/itemState';
 import { canReadCurrentEvent, currentEvent } from '../../shared/currentEvent';
 import {
-	accountAndCalendarFields,
+	calendarFields,
 	alertsOf,
 	alertValues,
 	eventFieldOptions,
 	eventIdField,
+	eventLocator,
 	showFor,
 	toRemovedParticipants,
 } from '../../shared/eventFields';
@@ -267,6 +268,8 @@ function updateFieldOptions(): INodeProperties[] {
 }
 
 export const eventUpdateDescription: INodeProperties[] = [
+	// The calendar first: the Event field's list shows its events.
+	...calendarFields('update', ['v3'], 'Calendar of the event'),
 	{
 		displayName: 'Identify Event By',
 		name: 'identifyBy',
@@ -278,7 +281,7 @@ export const eventUpdateDescription: INodeProperties[] = [
 		default: 'id',
 		displayOptions: showFor(['update'], ['v3']),
 	},
-	eventIdField({ show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['id'] } }),
+	eventLocator({ show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['id'] } }),
 	eventIdField(showFor(['update'], ['v1'])),
 	{
 		displayName: 'Master Event ID',
@@ -309,7 +312,6 @@ export const eventUpdateDescription: INodeProperties[] = [
 		displayOptions: { show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['occurrence'] } },
 		routing: { send: { type: 'body', property: 'recurrenceIdTimeZone', value: '={{ $value || undefined }}' } },
 	}),
-	...accountAndCalendarFields('update', ['v3']),
 	seriesModeField('update'),
 	{
 		displayName: 'Update Fields',
