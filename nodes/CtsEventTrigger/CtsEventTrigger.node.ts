@@ -29,7 +29,7 @@ export class CtsEventTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CTS Event Trigger',
 		name: 'ctsEventTrigger',
-		icon: { light: 'file:../../icons/cts.svg', dark: 'file:../../icons/cts.dark.svg' },
+		icon: { light: 'file:../../icons/cts-event.svg', dark: 'file:../../icons/cts-event.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + $parameter["events"].join(", ")}}',

@@ -15,7 +15,7 @@ export class CtsTask implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CTS Task',
 		name: 'ctsTask',
-		icon: { light: 'file:../../icons/cts.svg', dark: 'file:../../icons/cts.dark.svg' },
+		icon: { light: 'file:../../icons/cts-task.svg', dark: 'file:../../icons/cts-task.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

@@ -20,7 +20,7 @@ export class CtsTaskTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CTS Task Trigger',
 		name: 'ctsTaskTrigger',
-		icon: { light: 'file:../../icons/cts.svg', dark: 'file:../../icons/cts.dark.svg' },
+		icon: { light: 'file:../../icons/cts-task.svg', dark: 'file:../../icons/cts-task.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + $parameter["events"].join(" and ")}}',

@@ -218,9 +218,9 @@ export async function runItemRequest(
 	}
 }
 
-/** The credential a node's routed requests use: chosen by its `authentication` parameter where it has one. */
+/** The credential a node's routed requests use: the V1 event node's bearer token, else the API key. */
 function credentialTypeOf(context: IExecuteSingleFunctions): CredentialType {
-	return context.getNodeParameter('authentication', 'v3') === 'v1' ? 'ctsSyncApi' : 'ctsApi';
+	return context.getNodeParameter('apiVersion', 'v3') === 'v1' ? 'ctsSyncApi' : 'ctsApi';
 }
 
 /**

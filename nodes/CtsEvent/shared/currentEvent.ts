@@ -11,7 +11,7 @@ import { ctsRequest } from '../../shared/transport';
  */
 export function canReadCurrentEvent(context: IExecuteSingleFunctions): boolean {
 	return (
-		context.getNodeParameter('authentication', 'v3') === 'v3' &&
+		context.getNodeParameter('apiVersion', 'v3') === 'v3' &&
 		context.getNodeParameter('identifyBy', 'id') === 'id' &&
 		locatorValue(context.getNodeParameter('eventId', '')).trim() !== ''
 	);

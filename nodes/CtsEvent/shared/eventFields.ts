@@ -14,7 +14,7 @@ export type ApiVersion = 'v3' | 'v1';
 
 /** displayOptions for fields of one event operation in the given interface versions. */
 export function showFor(operations: string[], versions: ApiVersion[] = ['v3', 'v1']): INodeProperties['displayOptions'] {
-	return { show: { authentication: versions, resource: [EVENT_RESOURCE], operation: operations } };
+	return { show: { apiVersion: versions, resource: [EVENT_RESOURCE], operation: operations } };
 }
 
 export const EVENT_ID_DESCRIPTION =
@@ -519,7 +519,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			default: 'default',
 			description:
 				'Attach a video meeting room; its link is written into the description. A room of one provider cannot be used in the other provider\'s calendar. Once attached, a room stays.',
-			displayOptions: { show: { '/authentication': ['v3'] } },
+			displayOptions: { show: { '/apiVersion': ['v3'] } },
 			routing: { send: { type: 'body', property: 'service.example:requestVirtualRoom', propertyInDotNotation: false } },
 		},
 		{
@@ -530,7 +530,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			default: true,
 			description:
 				"Whether to attach a video meeting room of the calendar's provider; its link is written into the description. Once attached, a room stays.",
-			displayOptions: { show: { '/authentication': ['v1'] } },
+			displayOptions: { show: { '/apiVersion': ['v1'] } },
 			routing: {
 				send: { type: 'body', property: 'service.example:requestVirtualRoom', propertyInDotNotation: false, value: '={{ $value ? "default" : undefined }}' },
 			},
@@ -541,7 +541,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'boolean',
 			default: true,
 			description: 'Whether the calendar\'s default alerts apply instead of the Alerts field (cannot be combined with alerts)',
-			displayOptions: { show: { '/authentication': ['v3'] } },
+			displayOptions: { show: { '/apiVersion': ['v3'] } },
 			routing: { send: { type: 'body', property: 'useDefaultAlerts' } },
 		},
 	];

@@ -70,6 +70,6 @@ export function checkAlertsCombination(
 			context.getItemIndex(),
 		);
 	}
-	if (context.getNodeParameter('authentication', 'v3') !== 'v3') return;
+	if (context.getNodeParameter('apiVersion', 'v3') !== 'v3') return;
 	requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), useDefaultAlerts: false };
 }

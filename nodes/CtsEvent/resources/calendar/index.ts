@@ -4,7 +4,7 @@ import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
 
 export const CALENDAR_RESOURCE = 'calendar';
 
-const displayOptions = { show: { authentication: ['v3'], resource: [CALENDAR_RESOURCE], operation: ['getAll'] } };
+const displayOptions = { show: { apiVersion: ['v3'], resource: [CALENDAR_RESOURCE], operation: ['getAll'] } };
 
 /** Calendars of every connected account: one item per calendar, with its rights and default alerts. */
 export const calendarDescription: INodeProperties[] = [
@@ -13,7 +13,7 @@ export const calendarDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { authentication: ['v3'], resource: [CALENDAR_RESOURCE] } },
+		displayOptions: { show: { apiVersion: ['v3'], resource: [CALENDAR_RESOURCE] } },
 		options: [
 			{
 				name: 'Get Many',

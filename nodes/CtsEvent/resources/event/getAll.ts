@@ -64,7 +64,7 @@ export const eventGetManyDescription: INodeProperties[] = [
 					},
 				],
 				default: 'occurrences',
-				displayOptions: { show: { '/authentication': ['v3'] } },
+				displayOptions: { show: { '/apiVersion': ['v3'] } },
 			},
 			{
 				displayName: 'Window Size (Months)',
@@ -115,7 +115,7 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
  */
 export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await forEachItem(this, async (itemIndex) => {
-		const version = this.getNodeParameter('authentication', itemIndex) as ApiVersion;
+		const version = this.getNodeParameter('apiVersion', itemIndex) as ApiVersion;
 		const credentialType = version === 'v3' ? 'ctsApi' : 'ctsSyncApi';
 		const { accountId, calendarIds, windows, limit, series } = readQuery(this, itemIndex, version);
 		const seen = new Set<string>();

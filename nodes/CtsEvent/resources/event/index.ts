@@ -26,7 +26,9 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			name: 'Delete',
 			value: 'delete',
 			action: 'Delete an event',
-			description: 'Delete an event, one occurrence, this and following occurrences, or a whole series',
+			description: version === 'v3'
+				? 'Delete an event, one occurrence, this and following occurrences, or a whole series'
+				: 'Delete an event or one occurrence (V1 has no series modes)',
 			routing: {
 				request: { method: 'POST', url: `/${version}/events/delete` },
 				output: { postReceive: [outputDeleted] },
@@ -46,13 +48,15 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			name: 'Get Many',
 			value: 'getAll',
 			action: 'Get many events',
-			description: 'List the events of one or more calendars in a time range; recurring events as occurrences or series',
+			description: version === 'v3'
+				? 'List the events of one or more calendars in a time range; recurring events as occurrences or series'
+				: 'List the events of one or more calendars in a time range, recurring events as occurrences',
 		},
 		{
-			name: 'RSVP',
+			name: 'Respond to Invitation',
 			value: 'rsvp',
-			action: 'Answer an invitation',
-			description: 'Accept, decline or tentatively accept an event as the account owner',
+			action: 'Respond to an invitation',
+			description: 'Accept, decline or tentatively accept an event you are invited to (RSVP), as the owner of its account',
 			routing: {
 				// The path is set once the answer is checked (see sendRsvpPath).
 				request: { method: 'POST', url: '/v1/events/' },
@@ -71,7 +75,9 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			name: 'Update',
 			value: 'update',
 			action: 'Update an event',
-			description: 'Change only the fields you set; participants and alerts are added or removed individually',
+			description: version === 'v3'
+				? 'Change only the fields you set, of one occurrence, this and following ones, or a whole series'
+				: 'Change only the fields you set, of one event or occurrence (V1 has no series modes)',
 			routing: {
 				request: { method: 'POST', url: `/${version}/events/update` },
 				send: { preSend: [prepareUpdate] },
@@ -90,7 +96,7 @@ export const eventDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { authentication: ['v3'], resource: [EVENT_RESOURCE] } },
+		displayOptions: { show: { apiVersion: ['v3'], resource: [EVENT_RESOURCE] } },
 		options: operations('v3'),
 		default: 'create',
 	},
@@ -99,7 +105,7 @@ export const eventDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { authentication: ['v1'], resource: [EVENT_RESOURCE] } },
+		displayOptions: { show: { apiVersion: ['v1'], resource: [EVENT_RESOURCE] } },
 		options: operations('v1'),
 		default: 'create',
 	},

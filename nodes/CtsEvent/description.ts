@@ -1,0 +1,80 @@
+import { NodeConnectionTypes, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
+
+import { pointBudgetOption, transportProperty } from '../shared/transport';
+import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
+import { eventDescription } from './resources/event';
+import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
+
+/**
+ * Keeps the fields of one interface version and drops the `apiVersion` condition from them.
+ * The fields are written once for both versions (`showFor(operations, versions)`); each node
+ * shows only its own, so the node panel lists exactly the actions it has.
+ */
+export function forApiVersion(properties: INodeProperties[], version: ApiVersion): INodeProperties[] {
+	return properties.flatMap((property) => {
+		const show = property.displayOptions?.show;
+		const versions = (show?.apiVersion ?? show?.['/apiVersion']) as string[] | undefined;
+		if (versions && !versions.includes(version)) return [];
+		let result = property;
+		if (versions) {
+			const rest = Object.fromEntries(Object.entries(show ?? {}).filter(([key]) => key !== 'apiVersion' && key !== '/apiVersion'));
+			const displayOptions = { ...property.displayOptions, show: rest };
+			if (Object.keys(rest).length === 0) delete (displayOptions as { show?: unknown }).show;
+			result = { ...property, displayOptions };
+			if (Object.keys(displayOptions).length === 0) delete (result as { displayOptions?: unknown }).displayOptions;
+		}
+		if (Array.isArray(result.options) && result.options.some((option) => typeof option === 'object' && option !== null && 'type' in option)) {
+			result = { ...result, options: forApiVersion(result.options as INodeProperties[], version) };
+		}
+		return [result];
+	});
+}
+
+/** What both event nodes share; `version` picks the interface, its credential and its operations. */
+export function eventNodeDescription(version: ApiVersion): Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'defaults'> {
+	const credential = version === 'v3'
+		? { name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }
+		: { name: 'ctsSyncApi', required: true, testedBy: 'ctsSyncApiTest' };
+	return {
+		icon: { light: 'file:../../icons/cts-event.svg', dark: 'file:../../icons/cts-event.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [credential],
+		// The credential adds the base URL and the Authorization header (see its `authenticate`).
+		requestDefaults: {
+			headers: { Accept: 'application/json' },
+			json: true,
+			ignoreHttpStatusErrors: true,
+		},
+		properties: [
+			transportProperty,
+			{
+				// Which interface the shared operation code talks to (and with which credential).
+				displayName: 'API Version',
+				name: 'apiVersion',
+				type: 'hidden',
+				default: version,
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				// V1 cannot list calendars.
+				options: version === 'v3'
+					? [
+							{ name: 'Calendar', value: CALENDAR_RESOURCE },
+							{ name: 'Event', value: EVENT_RESOURCE },
+						]
+					: [{ name: 'Event', value: EVENT_RESOURCE }],
+				default: EVENT_RESOURCE,
+			},
+			...forApiVersion([...eventDescription, ...calendarDescription], version),
+			pointBudgetOption,
+		],
+	};
+}

@@ -1,0 +1,24 @@
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { eventNodeDescription } from '../CtsEvent/description';
+import { getManyEvents } from '../CtsEvent/resources/event/getAll';
+import { ctsSyncApiTest } from '../shared/credentialTests';
+import { getTimeZones } from '../shared/timeZones';
+
+/** Events through the older V1 interface (bearer token), the only one that answers invitations. */
+export class CtsEventV1 implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CTS Event V1',
+		name: 'ctsEventV1',
+		description: 'Create, update and delete calendar events and respond to invitations through the older V1 interface of the Calendar and Task Service (bearer token)',
+		defaults: { name: 'CTS Event V1' },
+		...eventNodeDescription('v1'),
+	};
+
+	methods = {
+		loadOptions: { getTimeZones },
+		credentialTest: { ctsSyncApiTest },
+	};
+
+	customOperations = { event: { getAll: getManyEvents } };
+}
