@@ -63,10 +63,10 @@ export function exampleWorkflows(prefix, credentials) {
 	const event = (name, parameters, extra = {}) => ({
 		name,
 		type: 'ctsEvent',
-		parameters: { authentication: 'v3', resource: 'event', ...parameters },
+		parameters: { resource: 'event', ...parameters },
 		...extra,
 	});
-	const v1 = (name, parameters, extra = {}) => event(name, { ...parameters, authentication: 'v1' }, { credential: 'sync', ...extra });
+	const v1 = (name, parameters, extra = {}) => ({ ...event(name, parameters, { credential: 'sync', ...extra }), type: 'ctsEventV1' });
 	// The sandbox's calendar as picked from the Calendar list: with the real service, pick yours.
 	const calendar = {
 		calendarId: { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-primary', cachedResultName: 'Personal (alice@sandbox.example, Provider A)' },

@@ -9,7 +9,7 @@
  * (items in section 1, default 1000), BENCH_WINDOW_SECONDS (budget window of section 6, default 15).
  */
 // First: sets n8n's environment before n8n-core loads, and loads the nodes.
-import { apiCredential as credentialFor, createEngine, createVariants, CtsEvent, CtsEventTrigger, CtsTask, CtsTaskTrigger, ROOT, runNode as runWith } from './setup';
+import { apiCredential as credentialFor, createEngine, createVariants, CtsEvent, CtsEventTrigger, CtsEventV1, CtsTask, CtsTaskTrigger, ROOT, runNode as runWith } from './setup';
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -226,7 +226,6 @@ async function sectionEvents(): Promise<void> {
 				await runNode({
 					type: 'ctsEvent',
 					parameters: {
-						authentication: 'v3',
 						resource: 'event',
 						operation: 'getAll',
 						accountId: 'acc-alice-a',
@@ -339,7 +338,7 @@ interface OperationCase {
 	name: string;
 	/** Arranges state; returns parameters for the node. */
 	arrange: () => Promise<IDataObject>;
-	type: 'ctsTask' | 'ctsEvent';
+	type: 'ctsTask' | 'ctsEvent' | 'ctsEventV1';
 	v1?: boolean;
 	minCalls: number;
 	minPoints: number;
@@ -428,18 +427,18 @@ async function sectionOperations(): Promise<void> {
 				await sandbox.api('POST', '/v3/events/delete', { body: { id, ...target } });
 				return { operation: 'delete', eventId: id, ...target };
 			} },
-		{ name: 'Event v1: Create', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 1, why: one,
+		{ name: 'Event v1: Create', type: 'ctsEventV1', v1: true, minCalls: 1, minPoints: 1, why: one,
 			arrange: async () => ({ operation: 'create', calendarId: 'cal-alice-b-primary', title: 'x', start: '2026-12-01T09:00:00', end: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' }) },
-		{ name: 'Event v1: Get Many, 1 month', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 10, why: 'one list call',
+		{ name: 'Event v1: Get Many, 1 month', type: 'ctsEventV1', v1: true, minCalls: 1, minPoints: 10, why: 'one list call',
 			arrange: async () => {
 				await event();
 				return { operation: 'getAll', calendarIds: target.calendarId, start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', returnAll: true };
 			} },
-		{ name: 'Event v1: Update', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 1, why: one,
+		{ name: 'Event v1: Update', type: 'ctsEventV1', v1: true, minCalls: 1, minPoints: 1, why: one,
 			arrange: async () => ({ operation: 'update', eventId: (await event()).id, updateFields: { title: 'y' } }) },
-		{ name: 'Event v1: Delete', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 1, why: one,
+		{ name: 'Event v1: Delete', type: 'ctsEventV1', v1: true, minCalls: 1, minPoints: 1, why: one,
 			arrange: async () => ({ operation: 'delete', eventId: (await event()).id }) },
-		{ name: 'Event v1: RSVP', type: 'ctsEvent', v1: true, minCalls: 1, minPoints: 1, why: one,
+		{ name: 'Event v1: RSVP', type: 'ctsEventV1', v1: true, minCalls: 1, minPoints: 1, why: one,
 			arrange: async () => {
 				const { id } = await event({
 					participants: { [owner]: { '@type': 'Participant', email: 'alice@sandbox.example', roles: { attendee: true }, participationStatus: 'needs-action' } },
@@ -455,7 +454,7 @@ async function sectionOperations(): Promise<void> {
 		const credentials: Record<string, ICredentialDataDecryptedObject> = operation.v1
 			? { ctsSyncApi: { token: await sandbox.token('alice'), syncUrl: sandbox.url } }
 			: apiCredential();
-		const base = operation.type === 'ctsTask' ? { resource: 'task' } : { authentication: operation.v1 ? 'v1' : 'v3', resource: 'event' };
+		const base = operation.type === 'ctsTask' ? { resource: 'task' } : { resource: 'event' };
 		await runNode({ type: operation.type, parameters: { ...base, ...parameters }, credentials });
 		const used = await sandbox.usage();
 		rows.push({
@@ -474,7 +473,7 @@ async function sectionOperations(): Promise<void> {
 		await freshSandbox();
 		const credential: ICredentialDataDecryptedObject =
 			type === 'ctsApi' ? { ...data, baseUrl: sandbox.url } : { token: await sandbox.token('alice'), syncUrl: sandbox.url };
-		const outcome = await testCredential(type, credential, [new CtsTask(), new CtsEvent()]);
+		const outcome = await testCredential(type, credential, [new CtsTask(), new CtsEvent(), new CtsEventV1()]);
 		if (outcome.status !== 'OK') throw new Error(`credential test ${type}: ${outcome.message}`);
 		const used = await sandbox.usage();
 		rows.push({

@@ -28,13 +28,14 @@ function distNode(file: string, name: string): NodeClass {
 
 export const CtsTask = distNode('CtsTask/CtsTask.node.js', 'CtsTask');
 export const CtsEvent = distNode('CtsEvent/CtsEvent.node.js', 'CtsEvent');
+export const CtsEventV1 = distNode('CtsEventV1/CtsEventV1.node.js', 'CtsEventV1');
 export const CtsTaskTrigger = distNode('CtsTaskTrigger/CtsTaskTrigger.node.js', 'CtsTaskTrigger');
 export const CtsEventTrigger = distNode('CtsEventTrigger/CtsEventTrigger.node.js', 'CtsEventTrigger');
 
 /** The package's action nodes, the HTTP Request node and the request-floor node, in one engine. */
 export function createEngine(): Engine {
 	return new Engine(
-		{ ctsTask: new CtsTask(), ctsEvent: new CtsEvent() },
+		{ ctsTask: new CtsTask(), ctsEvent: new CtsEvent(), ctsEventV1: new CtsEventV1() },
 		{ [HTTP_REQUEST_TYPE]: loadHttpRequestNode(ROOT), [FLOOR_NODE_TYPE]: new RequestFloorNode() },
 	);
 }

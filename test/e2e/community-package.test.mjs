@@ -47,7 +47,7 @@ cliSuite({
 		// n8n lists the package's node types under the package name.
 		await n8n.cliOk(['export:nodes', `--output=${join(n8n.userFolder, 'nodes.json')}`]);
 		const types = JSON.parse(readFileSync(join(n8n.userFolder, 'nodes.json'), 'utf8')).map((node) => node.name);
-		for (const name of ['ctsTask', 'ctsEvent', 'ctsTaskTrigger']) assert.ok(types.includes(`${PACKAGE.name}.${name}`), `${name} is listed`);
+		for (const name of ['ctsTask', 'ctsEvent', 'ctsEventV1', 'ctsTaskTrigger']) assert.ok(types.includes(`${PACKAGE.name}.${name}`), `${name} is listed`);
 		assert.ok(!types.some((type) => type.startsWith('CUSTOM.')), 'not loaded as a custom extension');
 	},
 });

@@ -17,7 +17,7 @@ beforeEach(async () => await sandbox.reset());
 function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
 	return engine.runNode({
 		type: 'ctsEvent',
-		parameters: { authentication: 'v3', resource: 'event', ...parameters },
+		parameters: { resource: 'event', ...parameters },
 		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 		...options,
 	});

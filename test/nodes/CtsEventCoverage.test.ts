@@ -6,12 +6,13 @@
  * before any request.
  */
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { Engine, PollHarness, type NodeRunOptions } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
-const engine = new Engine({ ctsEvent: new CtsEvent() });
+const engine = new Engine({ ctsEvent: new CtsEvent(), ctsEventV1: new CtsEventV1() });
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 beforeAll(async () => await sandbox.start());
@@ -21,7 +22,7 @@ beforeEach(async () => await sandbox.reset());
 function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
 	return engine.runNode({
 		type: 'ctsEvent',
-		parameters: { authentication: 'v3', resource: 'event', ...parameters },
+		parameters: { resource: 'event', ...parameters },
 		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 		...options,
 	});
@@ -404,8 +405,8 @@ describe('Delete with an Event ID that an expression left empty', () => {
 	it.each(['v3', 'v1'])('%s: refused before any request, naming the field, not reported as deleted', async (version) => {
 		const token = await sandbox.token('alice');
 		const { items, error } = await engine.runNode({
-			type: 'ctsEvent',
-			parameters: { authentication: version, resource: 'event', operation: 'delete', eventId: '={{ $json.id }}', ...(version === 'v3' ? target : {}) },
+			type: version === 'v3' ? 'ctsEvent' : 'ctsEventV1',
+			parameters: { resource: 'event', operation: 'delete', eventId: '={{ $json.id }}', ...(version === 'v3' ? target : {}) },
 			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url }, ctsSyncApi: { token, syncUrl: sandbox.url } },
 			items: [{ id: '' }],
 		});

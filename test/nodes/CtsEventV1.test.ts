@@ -1,13 +1,13 @@
 /**
- * The CTS Event node on the older v1 interface (bearer token): create, list, update, delete and
+ * The CTS Event V1 node on the older v1 interface (bearer token): create, list, update, delete and
  * RSVP, through the real engine against the sandbox.
  */
-import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
 import { Engine } from '../harness/engine';
 import { SandboxClient, timedEvent } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
-const engine = new Engine({ ctsEvent: new CtsEvent() });
+const engine = new Engine({ ctsEventV1: new CtsEventV1() });
 let token: string;
 
 beforeAll(async () => await sandbox.start());
@@ -20,8 +20,8 @@ beforeEach(async () => {
 
 function run(parameters: Record<string, unknown>) {
 	return engine.runNode({
-		type: 'ctsEvent',
-		parameters: { authentication: 'v1', resource: 'event', ...parameters },
+		type: 'ctsEventV1',
+		parameters: { resource: 'event', ...parameters },
 		credentials: { ctsSyncApi: { token, syncUrl: sandbox.url } },
 	});
 }

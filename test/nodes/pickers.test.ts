@@ -42,9 +42,7 @@ beforeEach(async () => {
 
 /** The node's current parameters and credential, as the editor sends them when it opens a list. */
 function options(type: string, parameters: IDataObject = {}, key = ALICE_KEY, baseUrl = sandbox.url): MethodRunOptions {
-	// The Event node's credential is shown for the v3 API version (the editor always sends it).
-	const current = type === 'ctsEvent' ? { authentication: 'v3', ...parameters } : parameters;
-	return { type, parameters: current, credentials: { ctsApi: { apiKey: key, baseUrl } } };
+	return { type, parameters, credentials: { ctsApi: { apiKey: key, baseUrl } } };
 }
 
 /** The list calls the sandbox answered since the last reset, with their points. */
@@ -53,7 +51,7 @@ async function listCalls() {
 }
 
 const searchCalendars = (extra: Partial<MethodRunOptions & { filter: string }> = {}, key = ALICE_KEY) =>
-	engine.runListSearch('searchCalendars', { ...options('ctsEvent', { authentication: 'v3', resource: 'event', operation: 'create' }, key), ...extra });
+	engine.runListSearch('searchCalendars', { ...options('ctsEvent', { resource: 'event', operation: 'create' }, key), ...extra });
 
 describe('Calendar, From List', () => {
 	it('offers the calendars the user may write to, by their name with the account address and provider, each with its account', async () => {
@@ -123,7 +121,7 @@ describe('Calendar, From List', () => {
 		await proxy.start();
 		try {
 			const failure = await engine
-				.runListSearch('searchCalendars', options('ctsEvent', { authentication: 'v3', resource: 'event', operation: 'create' }, ALICE_KEY, proxy.url))
+				.runListSearch('searchCalendars', options('ctsEvent', { resource: 'event', operation: 'create' }, ALICE_KEY, proxy.url))
 				.catch((error: Error & { description?: string }) => error);
 			expect(failure).toMatchObject({
 				message: 'This service cannot list its calendars',
@@ -164,7 +162,6 @@ describe('Calendar, From List', () => {
 
 function createParameters(calendarId: IDataObject | string, extra: IDataObject = {}) {
 	return {
-		authentication: 'v3',
 		resource: 'event',
 		operation: 'create',
 		calendarId,
@@ -233,10 +230,10 @@ describe('Calendar, the values a run gets', () => {
 		const id = body.data.event.id as string;
 		await sandbox.clearRequests();
 		const calendarId = { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-team' };
-		const updated = await runEvent({ authentication: 'v3', resource: 'event', operation: 'update', eventId: id, calendarId, updateFields: { title: 'Renamed' } });
+		const updated = await runEvent({ resource: 'event', operation: 'update', eventId: id, calendarId, updateFields: { title: 'Renamed' } });
 		expect(updated.error).toBeUndefined();
 		expect(updated.items[0].json).toMatchObject({ id, title: 'Renamed' });
-		const deleted = await runEvent({ authentication: 'v3', resource: 'event', operation: 'delete', eventId: id, calendarId });
+		const deleted = await runEvent({ resource: 'event', operation: 'delete', eventId: id, calendarId });
 		expect(deleted.items[0].json).toEqual({ id, deleted: true });
 		const bodies = (await sandbox.requests()).map((call) => call.body as IDataObject);
 		expect(bodies.map(({ accountId, calendarId: calendar }) => [accountId, calendar])).toEqual([
@@ -294,7 +291,7 @@ describe('Event, From List (update and delete)', () => {
 		const event = await create({ title: 'Planning', start: inDays(3, 9) });
 		const picked = { __rl: true, mode: 'list', value: event.id, cachedResultName: 'Planning' };
 		const run = (parameters: IDataObject) =>
-			engine.runNode({ type: 'ctsEvent', parameters: { authentication: 'v3', resource: 'event', calendarId: team, eventId: picked, ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+			engine.runNode({ type: 'ctsEvent', parameters: { resource: 'event', calendarId: team, eventId: picked, ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
 		const updated = await run({ operation: 'update', updateFields: { title: 'Planning (moved)', start: inDays(4, 9) } });
 		expect(updated.error).toBeUndefined();
 		expect(updated.items[0].json).toMatchObject({ id: event.id, title: 'Planning (moved)', start: inDays(4, 9) });
@@ -356,7 +353,6 @@ describe('Account and Calendars dropdowns (Get Many, Event Trigger)', () => {
 		const { items, error } = await engine.runNode({
 			type: 'ctsEvent',
 			parameters: {
-				authentication: 'v3',
 				resource: 'event',
 				operation: 'getAll',
 				accountId: 'acc-alice-a',
@@ -402,7 +398,7 @@ describe('Calendar resource', () => {
 	it('Get Many outputs one item per calendar, with its rights', async () => {
 		const { items, error } = await engine.runNode({
 			type: 'ctsEvent',
-			parameters: { authentication: 'v3', resource: 'calendar', operation: 'getAll', returnAll: true },
+			parameters: { resource: 'calendar', operation: 'getAll', returnAll: true },
 			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 		});
 		expect(error).toBeUndefined();
@@ -423,7 +419,7 @@ describe('Calendar resource', () => {
 		const run = (limit: number | string) =>
 			engine.runNode({
 				type: 'ctsEvent',
-				parameters: { authentication: 'v3', resource: 'calendar', operation: 'getAll', returnAll: false, limit },
+				parameters: { resource: 'calendar', operation: 'getAll', returnAll: false, limit },
 				credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 			});
 		expect((await run(2)).items.map((item) => item.json.id)).toEqual(['cal-alice-a-primary', 'cal-alice-a-team']);

@@ -8,12 +8,13 @@ import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { Engine } from '../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
-const engine = new Engine({ ctsTask: new CtsTask(), ctsEvent: new CtsEvent() });
+const engine = new Engine({ ctsTask: new CtsTask(), ctsEvent: new CtsEvent(), ctsEventV1: new CtsEventV1() });
 
 beforeAll(async () => {
 	await sandbox.start();
@@ -148,8 +149,7 @@ it('Event Create: any timing and field values end in success or an error naming 
 			}),
 			fc.constantFrom('v3', 'v1'),
 			async (values, version) => {
-				await expectCleanOutcome('ctsEvent', {
-					authentication: version,
+				await expectCleanOutcome(version === 'v3' ? 'ctsEvent' : 'ctsEventV1', {
 					resource: 'event',
 					operation: 'create',
 					accountId: 'acc-alice-a',
@@ -178,7 +178,6 @@ it('Task Get Many and Event Get Many: any filter values end cleanly', async () =
 		fc.asyncProperty(parameterValue, parameterValue, parameterValue, parameterValue, async (limit, updatedAfter, start, end) => {
 			await expectCleanOutcome('ctsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit, filters: { updatedAfter } }, listed('Task'));
 			await expectCleanOutcome('ctsEvent', {
-				authentication: 'v3',
 				resource: 'event',
 				operation: 'getAll',
 				accountId: 'acc-alice-a',
@@ -223,7 +222,6 @@ it('Event Update and Delete: any identification, timing and field values end cle
 			fc.constantFrom('update', 'delete'),
 			async (values, operation) => {
 				await expectCleanOutcome('ctsEvent', {
-					authentication: 'v3',
 					resource: 'event',
 					operation,
 					identifyBy: 'id',

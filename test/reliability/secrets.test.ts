@@ -9,6 +9,7 @@ import { Container } from '@n8n/di';
 import { Logger } from '@n8n/backend-common';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
@@ -16,7 +17,7 @@ import { Engine, PollHarness, testCredential } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
-const engine = new Engine({ ctsTask: new CtsTask(), ctsEvent: new CtsEvent() });
+const engine = new Engine({ ctsTask: new CtsTask(), ctsEvent: new CtsEvent(), ctsEventV1: new CtsEventV1() });
 const WRONG_KEY = 'wrong-key-4f1c9a7e-never-valid';
 
 beforeAll(async () => await sandbox.start());
@@ -56,17 +57,17 @@ it('no API key or bearer token in any output, error or log', async () => {
 		{ operation: 'reopen', taskId },
 	];
 	const eventOperations = [
-		{ authentication: 'v3', operation: 'create', ...target, title: 'e', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'UTC' },
-		{ authentication: 'v3', operation: 'create', accountId: 'acc-alice-expired', calendarId: 'cal-alice-expired', title: 'e', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'UTC' },
-		{ authentication: 'v3', operation: 'get', eventId: 'missing' },
-		{ authentication: 'v3', operation: 'getAll', accountId: 'acc-alice-revoked', calendarIds: 'cal-alice-revoked', start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', returnAll: true },
-		{ authentication: 'v3', operation: 'update', eventId, ...target, seriesUpdateMode: 'all', updateFields: { title: 'x' } },
-		{ authentication: 'v3', operation: 'delete', eventId: 'missing', ...target, goneIsSuccess: false },
-		{ authentication: 'v1', operation: 'create', calendarId: 'cal-alice-a-primary', title: 'e', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'UTC' },
-		{ authentication: 'v1', operation: 'getAll', calendarIds: 'cal-alice-a-primary,cal-alice-b-primary', start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', returnAll: true },
-		{ authentication: 'v1', operation: 'update', eventId: 'missing', updateFields: { title: 'x' } },
-		{ authentication: 'v1', operation: 'delete', eventId: 'missing', goneIsSuccess: false },
-		{ authentication: 'v1', operation: 'rsvp', eventId, rsvpAction: 'accept' },
+		{ operation: 'create', ...target, title: 'e', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'UTC' },
+		{ operation: 'create', accountId: 'acc-alice-expired', calendarId: 'cal-alice-expired', title: 'e', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'UTC' },
+		{ operation: 'get', eventId: 'missing' },
+		{ operation: 'getAll', accountId: 'acc-alice-revoked', calendarIds: 'cal-alice-revoked', start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', returnAll: true },
+		{ operation: 'update', eventId, ...target, seriesUpdateMode: 'all', updateFields: { title: 'x' } },
+		{ operation: 'delete', eventId: 'missing', ...target, goneIsSuccess: false },
+		{ v1: true, operation: 'create', calendarId: 'cal-alice-a-primary', title: 'e', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'UTC' },
+		{ v1: true, operation: 'getAll', calendarIds: 'cal-alice-a-primary,cal-alice-b-primary', start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', returnAll: true },
+		{ v1: true, operation: 'update', eventId: 'missing', updateFields: { title: 'x' } },
+		{ v1: true, operation: 'delete', eventId: 'missing', goneIsSuccess: false },
+		{ v1: true, operation: 'rsvp', eventId, rsvpAction: 'accept' },
 	];
 	const credentialSets = [
 		{ ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url }, ctsSyncApi: { token, syncUrl: sandbox.url } },
@@ -83,8 +84,9 @@ it('no API key or bearer token in any output, error or log', async () => {
 				const run = await engine.runNode({ type: 'ctsTask', parameters: { resource: 'task', ...parameters }, credentials, continueOnFail });
 				evidence.push(run.items, run.error, run.run.data.resultData);
 			}
-			for (const parameters of eventOperations) {
-				const run = await engine.runNode({ type: 'ctsEvent', parameters: { resource: 'event', ...parameters }, credentials, continueOnFail });
+			for (const { v1, ...parameters } of eventOperations) {
+				const type = v1 ? 'ctsEventV1' : 'ctsEvent';
+				const run = await engine.runNode({ type, parameters: { resource: 'event', ...parameters }, credentials, continueOnFail });
 				evidence.push(run.items, run.error, run.run.data.resultData);
 			}
 		}

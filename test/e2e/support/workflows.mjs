@@ -44,7 +44,7 @@ export function workflow({ id, name, prefix, steps }) {
 	const connections = {};
 	let previous = 'Start';
 	steps.forEach((step, index) => {
-		const credential = step.credential ?? (step.parameters.authentication === 'v1' ? CREDENTIALS.sync : CREDENTIALS.api);
+		const credential = step.credential ?? (step.type === 'ctsEventV1' ? CREDENTIALS.sync : CREDENTIALS.api);
 		nodes.push({
 			id: randomUUID(),
 			name: step.name,
@@ -166,7 +166,7 @@ export function eventV3Workflow(prefix) {
 	const event = (name, parameters, extra = {}) => ({
 		name,
 		type: 'ctsEvent',
-		parameters: { authentication: 'v3', resource: 'event', ...parameters },
+		parameters: { resource: 'event', ...parameters },
 		...extra,
 	});
 	return workflow({
@@ -247,7 +247,7 @@ export function eventV3ErrorsWorkflow(prefix) {
 	const failing = (name, parameters, extra = {}) => ({
 		name,
 		type: 'ctsEvent',
-		parameters: { authentication: 'v3', resource: 'event', ...parameters },
+		parameters: { resource: 'event', ...parameters },
 		after: 'Start',
 		branch: true,
 		continueOnFail: true,
@@ -293,7 +293,7 @@ export function tagsAndCalendarsWorkflow(prefix) {
 			{
 				name: 'Get Many Calendars',
 				type: 'ctsEvent',
-				parameters: { authentication: 'v3', resource: 'calendar', operation: 'getAll', returnAll: true },
+				parameters: { resource: 'calendar', operation: 'getAll', returnAll: true },
 				after: 'Start',
 				branch: true,
 			},
@@ -305,8 +305,8 @@ export function tagsAndCalendarsWorkflow(prefix) {
 export function eventV1Workflow(prefix) {
 	const event = (name, parameters, extra = {}) => ({
 		name,
-		type: 'ctsEvent',
-		parameters: { authentication: 'v1', resource: 'event', ...parameters },
+		type: 'ctsEventV1',
+		parameters: { resource: 'event', ...parameters },
 		...extra,
 	});
 	return workflow({
