@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { getAccountCalendars, getAccounts } from '../shared/calendarLists';
 import { ctsApiTest } from '../shared/credentialTests';
-import { getTimeZones } from '../shared/timeZones';
+import { getTimeZones, getTimeZonesOrKeep } from '../shared/timeZones';
 import { eventNodeDescription } from './description';
 import { searchCalendars } from './listSearch/searchCalendars';
 import { searchEvents } from './listSearch/searchEvents';
@@ -19,7 +19,7 @@ export class CtsEvent implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getTimeZones, getAccounts, getAccountCalendars },
+		loadOptions: { getTimeZones, getTimeZonesOrKeep, getAccounts, getAccountCalendars },
 		listSearch: { searchCalendars, searchEvents },
 		credentialTest: { ctsApiTest },
 	};

@@ -3,7 +3,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { eventNodeDescription } from '../CtsEvent/description';
 import { getManyEvents } from '../CtsEvent/resources/event/getAll';
 import { ctsSyncApiTest } from '../shared/credentialTests';
-import { getTimeZones } from '../shared/timeZones';
+import { getTimeZones, getTimeZonesOrKeep } from '../shared/timeZones';
 
 /** Events through the older V1 interface (bearer token), the only one that answers invitations. */
 export class CtsEventV1 implements INodeType {
@@ -16,7 +16,7 @@ export class CtsEventV1 implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getTimeZones },
+		loadOptions: { getTimeZones, getTimeZonesOrKeep },
 		credentialTest: { ctsSyncApiTest },
 	};
 

@@ -92,6 +92,14 @@ export function listOrIdField(
 	};
 }
 
+/**
+ * Routing of an optional text field that is sent as it is: an added but empty (or blank) field is
+ * not sent, so it changes nothing and never reaches the service as "".
+ */
+export function sendUnlessEmpty(property: string): NonNullable<INodeProperties['routing']> {
+	return { send: { type: 'body', property, value: '={{ typeof $value === "string" && $value.trim() === "" ? undefined : $value }}' } };
+}
+
 /** Whether an optional field was added but left empty: such a field is not sent. */
 export function isEmptyValue(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 import { hasExplicitOffset, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateTime } from '../../shared/dates';
 import { alertId, alertOffset, locationKey, participantKey } from '../../shared/encoding';
 import { invalidField } from '../../shared/errors';
-import { descriptionFormatField, isEmptyValue, listOrIdField, locatorValue, sendConverted, toStringList } from '../../shared/fields';
+import { descriptionFormatField, isEmptyValue, listOrIdField, locatorValue, sendConverted, sendUnlessEmpty, toStringList } from '../../shared/fields';
 import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
 import { EVENT_LIST_DAYS } from '../listSearch/searchEvents';
 import { sendCalendarTarget } from './calendarTarget';
@@ -353,7 +353,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'string',
 			typeOptions: { rows: 4 },
 			default: '',
-			routing: { send: { type: 'body', property: 'description' } },
+			routing: sendUnlessEmpty('description'),
 		},
 		descriptionFormatField,
 		{

@@ -13,6 +13,7 @@ import { parseDateInput } from '../../shared/dates';
 import { invalidField } from '../../shared/errors';
 import {
 	listOrIdField,
+	sendUnlessEmpty,
 	locatorValue,
 	sendConverted,
 	sendHoursMinutesDuration,
@@ -89,7 +90,7 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 			typeOptions: { rows: 4 },
 			default: '',
 			description: 'Details of the task, as plain text or HTML (see Description Format)',
-			routing: { send: { type: 'body', property: 'description' } },
+			routing: sendUnlessEmpty('description'),
 		},
 		{
 			displayName: 'Due',
@@ -138,9 +139,9 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 			name: 'taskListId',
 			type: 'string',
 			default: '',
-			placeholder: 'default',
-			description: 'Task list that holds the task; every account has a list with the ID "default"',
-			routing: { send: { type: 'body', property: 'taskListId' } },
+			placeholder: 'e.g. groceries',
+			description: 'ID of the task list that holds the task. Empty: the list with the ID "default", which every account has.',
+			routing: sendUnlessEmpty('taskListId'),
 		},
 		timeZoneField({
 			description:
@@ -153,7 +154,7 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 			type: 'string',
 			default: '',
 			description: 'New title of the task (at least 1 character)',
-			routing: { send: { type: 'body', property: 'title' } },
+			routing: sendUnlessEmpty('title'),
 		},
 	];
 }

@@ -19,7 +19,8 @@ export async function sendCreateTiming(
 		start: this.getNodeParameter('start', ''),
 		end: byDuration ? undefined : this.getNodeParameter('end', ''),
 		duration: byDuration ? this.getNodeParameter('duration', '') : undefined,
-		timeZone: allDay ? undefined : this.getNodeParameter('timeZone', ''),
+		// Empty: the workflow's time zone, as the field's first choice says.
+		timeZone: allDay ? undefined : String(this.getNodeParameter('timeZone', '') ?? '').trim() || this.getTimezone(),
 	});
 }
 
@@ -31,6 +32,8 @@ export const eventCreateDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. Team meeting',
+		description: 'Title of the event as calendars show it',
 		displayOptions,
 		routing: { send: { type: 'body', property: 'title' } },
 	},
@@ -47,9 +50,9 @@ export const eventCreateDescription: INodeProperties[] = [
 		name: 'start',
 		type: 'dateTime',
 		required: true,
-		default: '',
+		default: '={{ $now }}',
 		description:
-			'When the event starts. A time without offset is read in the Time Zone field; a time with an offset is converted into it. For all-day events, the first day.',
+			'When the event starts, e.g. 2026-12-01T09:00:00. A time without offset is read in the Time Zone; a time with an offset is converted into it. For all-day events, the first day.',
 		displayOptions,
 	},
 	{
@@ -68,8 +71,8 @@ export const eventCreateDescription: INodeProperties[] = [
 		name: 'end',
 		type: 'dateTime',
 		required: true,
-		default: '',
-		description: 'When the event ends. For all-day events, the last day of the event (inclusive).',
+		default: "={{ $now.plus(1, 'hour') }}",
+		description: 'When the event ends, e.g. 2026-12-01T10:00:00 (read like Start). For all-day events, the last day of the event (inclusive).',
 		displayOptions: { show: { ...displayOptions?.show, endMode: ['end'] } },
 	},
 	{
@@ -83,9 +86,9 @@ export const eventCreateDescription: INodeProperties[] = [
 		displayOptions: { show: { ...displayOptions?.show, endMode: ['duration'] } },
 	},
 	timeZoneField({
-		required: true,
 		description:
 			'IANA time zone the event happens in, e.g. Europe/Berlin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		hint: "Empty: the workflow's time zone (its settings, else the n8n instance's).",
 		displayOptions: { show: { ...displayOptions?.show, allDay: [false] } },
 	}),
 	{

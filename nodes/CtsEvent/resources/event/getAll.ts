@@ -28,8 +28,8 @@ export const eventGetManyDescription: INodeProperties[] = [
 		name: 'start',
 		type: 'dateTime',
 		required: true,
-		default: '',
-		description: 'Events that end after this moment are included. A time without offset is read in the workflow\'s time zone.',
+		default: '={{ $now }}',
+		description: 'Events that end after this moment are included, e.g. 2026-12-01T00:00:00. A time without offset is read in the workflow\'s time zone.',
 		displayOptions,
 	},
 	{
@@ -37,9 +37,9 @@ export const eventGetManyDescription: INodeProperties[] = [
 		name: 'end',
 		type: 'dateTime',
 		required: true,
-		default: '',
+		default: "={{ $now.plus(1, 'week') }}",
 		description:
-			'Events that start before this moment are included. Ranges longer than one list call allows are split and merged automatically.',
+			'Events that start before this moment are included, e.g. 2026-12-08T00:00:00. Ranges longer than one list call allows are split and merged automatically.',
 		displayOptions,
 	},
 	...returnAllAndLimitFields(displayOptions),

@@ -11,7 +11,7 @@ import {
 
 import { alertId, locationKey } from '../../../shared/encoding';
 import { invalidField } from '../../../shared/errors';
-import { isEmptyValue, sendConverted, timeZoneField, toStringList } from '../../../shared/fields';
+import { isEmptyValue, sendConverted, sendUnlessEmpty, timeZoneField, toStringList } from '../../../shared/fields';
 import { itemState } from '../../../shared/itemState';
 import { canReadCurrentEvent, currentEvent } from '../../shared/currentEvent';
 import {
@@ -255,13 +255,16 @@ function updateFieldOptions(): INodeProperties[] {
 			default: true,
 			description: 'Whether to make a recurring series a single event (with Series Mode All Occurrences or This and Following)',
 		},
-		timeZoneField({ description: 'New IANA time zone of the event, e.g. Europe/Berlin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.' }),
+		timeZoneField({
+			typeOptions: { loadOptionsMethod: 'getTimeZonesOrKeep' },
+			description: 'New IANA time zone of the event, e.g. Europe/Berlin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		}),
 		{
 			displayName: 'Title',
 			name: 'title',
 			type: 'string',
 			default: '',
-			routing: { send: { type: 'body', property: 'title' } },
+			routing: sendUnlessEmpty('title'),
 		},
 	];
 	return options.sort((a, b) => a.displayName.localeCompare(b.displayName));
@@ -307,6 +310,7 @@ export const eventUpdateDescription: INodeProperties[] = [
 	timeZoneField({
 		displayName: 'Recurrence ID Time Zone Name or ID',
 		name: 'recurrenceIdTimeZone',
+		typeOptions: { loadOptionsMethod: 'getTimeZonesOrKeep' },
 		description:
 			'Time zone of the Recurrence ID (not needed for all-day events). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: { show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['occurrence'] } },

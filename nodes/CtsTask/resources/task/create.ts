@@ -8,7 +8,8 @@ const displayOptions = showFor('create');
 /** Relation of a subtask to its parent: `relatedTo` maps the parent's ID to a parent Relation. */
 function parentRelation(parentId: unknown) {
 	const id = locatorValue(parentId).trim();
-	if (!id) throw new Error('choose the parent task from the list or enter its ID');
+	// Added but left empty: not a subtask.
+	if (!id) return undefined;
 	return { [id]: { '@type': 'Relation', relation: { parent: true } } };
 }
 
