@@ -15,6 +15,10 @@ export class CtsEvent implements INodeType {
 		name: 'ctsEvent',
 		description: 'Create, read, update and delete calendar events, and list calendars, in the Calendar and Task Service (current V3 interface, API key)',
 		defaults: { name: 'CTS Event' },
+		icon: { light: 'file:../../icons/cts-event.svg', dark: 'file:../../icons/cts-event.dark.svg' },
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		usableAsTool: true,
+		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		...eventNodeDescription('v3'),
 	};
 

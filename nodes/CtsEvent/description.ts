@@ -30,20 +30,15 @@ export function forApiVersion(properties: INodeProperties[], version: ApiVersion
 	});
 }
 
-/** What both event nodes share; `version` picks the interface, its credential and its operations. */
-export function eventNodeDescription(version: ApiVersion): Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'defaults'> {
-	const credential = version === 'v3'
-		? { name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }
-		: { name: 'ctsSyncApi', required: true, testedBy: 'ctsSyncApiTest' };
+/** What both event nodes share; `version` picks the interface and its operations (each node names its one credential). */
+export function eventNodeDescription(
+	version: ApiVersion,
+): Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'defaults' | 'icon' | 'subtitle' | 'usableAsTool' | 'credentials'> {
 	return {
-		icon: { light: 'file:../../icons/cts-event.svg', dark: 'file:../../icons/cts-event.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [credential],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: {
 			headers: { Accept: 'application/json' },

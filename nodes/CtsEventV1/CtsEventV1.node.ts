@@ -12,6 +12,10 @@ export class CtsEventV1 implements INodeType {
 		name: 'ctsEventV1',
 		description: 'Create, update and delete calendar events and respond to invitations through the older V1 interface of the Calendar and Task Service (bearer token)',
 		defaults: { name: 'CTS Event V1' },
+		icon: { light: 'file:../../icons/cts-event.svg', dark: 'file:../../icons/cts-event.dark.svg' },
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		usableAsTool: true,
+		credentials: [{ name: 'ctsSyncApi', required: true, testedBy: 'ctsSyncApiTest' }],
 		...eventNodeDescription('v1'),
 	};
 

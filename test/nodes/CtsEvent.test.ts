@@ -3,6 +3,7 @@
  * sent is read from the sandbox's request log; what it changed is read back through the API.
  */
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { withEnd } from '../../nodes/CtsEvent/shared/eventOutput';
 import { Engine, type NodeRunOptions } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
@@ -17,7 +18,7 @@ beforeEach(async () => await sandbox.reset());
 function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
 	return engine.runNode({
 		type: 'ctsEvent',
-		parameters: { resource: 'event', ...parameters },
+		parameters: { resource: 'event', output: 'raw', ...parameters },
 		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 		...options,
 	});
@@ -64,7 +65,7 @@ describe('Create', () => {
 			timeZone: 'Europe/Berlin',
 			showWithoutTime: false,
 		});
-		expect(items[0].json).toMatchObject({ '@type': 'Event', title: 'Planning', start: '2026-12-01T09:00:00', end: '2026-12-01T10:30:00' });
+		expect(withEnd(items[0].json)).toMatchObject({ '@type': 'Event', title: 'Planning', start: '2026-12-01T09:00:00', end: '2026-12-01T10:30:00' });
 		expect((await getEvent(items[0].json.id as string)).status).toBe(200);
 	});
 
@@ -86,7 +87,7 @@ describe('Create', () => {
 		const { items, error } = await run({ operation: 'create', ...target, title: 'Trip', allDay: true, start: '2026-12-01', end: '2026-12-03' });
 		expect(error).toBeUndefined();
 		expect(await lastBody()).toMatchObject({ start: '2026-12-01T00:00:00', duration: 'P3D', timeZone: null, showWithoutTime: true });
-		expect(items[0].json).toMatchObject({ showWithoutTime: true, end: '2026-12-04T00:00:00' });
+		expect(withEnd(items[0].json)).toMatchObject({ showWithoutTime: true, end: '2026-12-04T00:00:00' });
 	});
 
 	it('keys participants by the base64 of their e-mail and alerts by their computed id', async () => {
@@ -187,7 +188,7 @@ describe('Create', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(await lastBody()).toMatchObject({ start: '2026-03-29T03:30:00', duration: 'PT1H', timeZone: 'Europe/Berlin' });
-		expect(items[0].json).toMatchObject({ start: '2026-03-29T03:30:00', end: '2026-03-29T04:30:00' });
+		expect(withEnd(items[0].json)).toMatchObject({ start: '2026-03-29T03:30:00', end: '2026-03-29T04:30:00' });
 		expect(items[0].json.notices).toEqual([
 			'Start: 2026-03-29 02:30:00 does not exist in Europe/Berlin (the clocks skip that hour for daylight saving time), so it was taken as 2026-03-29 03:30:00',
 		]);
@@ -237,7 +238,7 @@ describe('Get', () => {
 		expect(created.id).toMatch(/[+/=]/);
 		const { items, error } = await run({ operation: 'get', eventId: created.id });
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ id: created.id, title: 'Meeting', end: '2026-12-01T10:00:00' });
+		expect(withEnd(items[0].json)).toMatchObject({ id: created.id, title: 'Meeting', end: '2026-12-01T10:00:00' });
 		expect((await sandbox.requests()).at(-1)!.query).toEqual({ id: created.id });
 	});
 
@@ -582,7 +583,7 @@ describe('Update', () => {
 		const calls = await sandbox.requests();
 		expect(calls.map((call) => call.path)).toEqual(['/v3/events', '/v3/events/update']);
 		expect(calls[1].body).toMatchObject({ start: '2026-12-01T11:00:00', duration: 'PT30M', timeZone: 'Asia/Tokyo', showWithoutTime: false });
-		expect(items[0].json).toMatchObject({ start: '2026-12-01T11:00:00', end: '2026-12-01T11:30:00' });
+		expect(withEnd(items[0].json)).toMatchObject({ start: '2026-12-01T11:00:00', end: '2026-12-01T11:30:00' });
 	});
 
 	it('switches a timed event to all-day and back', async () => {

@@ -8,6 +8,7 @@
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
+import { withEnd } from '../../nodes/CtsEvent/shared/eventOutput';
 import { Engine, PollHarness, type NodeRunOptions } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
@@ -22,7 +23,7 @@ beforeEach(async () => await sandbox.reset());
 function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
 	return engine.runNode({
 		type: 'ctsEvent',
-		parameters: { resource: 'event', ...parameters },
+		parameters: { resource: 'event', output: 'raw', ...parameters },
 		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 		...options,
 	});
@@ -280,7 +281,7 @@ describe('a new end on update', () => {
 			timeZone: 'Europe/Berlin',
 			showWithoutTime: false,
 		});
-		expect(items[0].json).toMatchObject({ start: '2026-12-01T09:00:00', end: '2026-12-01T11:30:00', duration: 'PT2H30M' });
+		expect(withEnd(items[0].json)).toMatchObject({ start: '2026-12-01T09:00:00', end: '2026-12-01T11:30:00', duration: 'PT2H30M' });
 	});
 
 	it('an end with an offset is converted into the event\'s zone', async () => {
@@ -288,7 +289,7 @@ describe('a new end on update', () => {
 		const { items, error } = await run({ operation: 'update', eventId: created.id, ...target, updateFields: { end: '2026-12-01T10:30:00Z' } });
 		expect(error).toBeUndefined();
 		expect(await lastBody()).toMatchObject({ start: '2026-12-01T09:00:00', duration: 'PT2H30M', timeZone: 'Europe/Berlin' });
-		expect(items[0].json.end).toBe('2026-12-01T11:30:00');
+		expect(withEnd(items[0].json).end).toBe('2026-12-01T11:30:00');
 	});
 
 	it('for an all-day event End is the new last day', async () => {
@@ -296,7 +297,7 @@ describe('a new end on update', () => {
 		const { items, error } = await run({ operation: 'update', eventId: created.id, ...target, updateFields: { end: '2026-12-03' } });
 		expect(error).toBeUndefined();
 		expect(await lastBody()).toMatchObject({ start: '2026-12-01T00:00:00', duration: 'P3D', timeZone: null, showWithoutTime: true });
-		expect(items[0].json).toMatchObject({ duration: 'P3D', end: '2026-12-04T00:00:00' });
+		expect(withEnd(items[0].json)).toMatchObject({ duration: 'P3D', end: '2026-12-04T00:00:00' });
 	});
 
 	it('an end before the event\'s start is refused after the read, before any change', async () => {

@@ -3,6 +3,7 @@
  * RSVP, through the real engine against the sandbox.
  */
 import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
+import { withEnd } from '../../nodes/CtsEvent/shared/eventOutput';
 import { Engine } from '../harness/engine';
 import { SandboxClient, timedEvent } from '../harness/sandboxClient';
 
@@ -21,7 +22,7 @@ beforeEach(async () => {
 function run(parameters: Record<string, unknown>) {
 	return engine.runNode({
 		type: 'ctsEventV1',
-		parameters: { resource: 'event', ...parameters },
+		parameters: { resource: 'event', output: 'raw', ...parameters },
 		credentials: { ctsSyncApi: { token, syncUrl: sandbox.url } },
 	});
 }
@@ -52,7 +53,7 @@ it('sends the token as "Authorization: Bearer <token>" and creates an event with
 		timeZone: 'Europe/Berlin',
 		showWithoutTime: false,
 	});
-	expect(items[0].json).toMatchObject({ title: 'Sync', accountId: 'acc-alice-b', end: '2026-12-01T09:30:00' });
+	expect(withEnd(items[0].json)).toMatchObject({ title: 'Sync', accountId: 'acc-alice-b', end: '2026-12-01T09:30:00' });
 });
 
 it('lists events of calendars of one account, window by window', async () => {

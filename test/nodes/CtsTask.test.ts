@@ -17,7 +17,7 @@ beforeEach(async () => await sandbox.reset());
 function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
 	return engine.runNode({
 		type: 'ctsTask',
-		parameters: { resource: 'task', ...parameters },
+		parameters: { resource: 'task', output: 'raw', ...parameters },
 		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 		...options,
 	});
@@ -414,7 +414,7 @@ describe('authentication and limits', () => {
 		]) {
 			const { error } = await engine.runNode({
 				type: 'ctsTask',
-				parameters: { resource: 'task', ...parameters },
+				parameters: { resource: 'task', output: 'raw', ...parameters },
 				credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: 'http://127.0.0.1:9' } },
 			});
 			expect([parameters.operation, error?.message]).toEqual([parameters.operation, 'Could not reach the service']);

@@ -17,7 +17,7 @@ beforeEach(async () => await sandbox.reset());
 function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
 	return engine.runNode({
 		type: 'ctsTask',
-		parameters: { resource: 'task', ...parameters },
+		parameters: { resource: 'task', output: 'raw', ...parameters },
 		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 		...options,
 	});

@@ -509,7 +509,7 @@ describe('Task, From List', () => {
 		const third = await sandbox.createTask({ title: 'Third' });
 		const picked = (id: string) => ({ __rl: true, mode: 'list', value: id, cachedResultName: 'a task' });
 		const runTask = (parameters: IDataObject) =>
-			engine.runNode({ type: 'ctsTask', parameters: { resource: 'task', ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+			engine.runNode({ type: 'ctsTask', parameters: { resource: 'task', output: 'raw', ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
 
 		const got = await runTask({ operation: 'get', taskId: picked(first) });
 		expect(got.items[0].json).toMatchObject({ id: first, title: 'First' });

@@ -8,13 +8,11 @@ import type {
 
 import { invalidField } from '../../shared/errors';
 import { addNotice, withNotices } from '../../shared/itemState';
+import { shapeOutput } from '../../shared/output';
+import { simplifyEvent } from './simplify';
 import { eventEnd, eventTiming, TimingError, type TimingInput } from './timing';
 
-/**
- * The event of an answer: create, get and v1 create wrap it as `{ data: { event } }`, update
- * returns it as the top-level body. Output as the service gives it, plus a computed `end`
- * (LocalDateTime in the event's zone; for all-day events the day after the last day).
- */
+/** The event plus a computed `end` (LocalDateTime in the event's zone; for all-day events the day after the last day). */
 export function withEnd(event: IDataObject): IDataObject {
 	const end = eventEnd(event);
 	return end === undefined ? event : { ...event, end };
@@ -25,7 +23,8 @@ export async function outputEvent(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	return [{ json: withNotices(this, withEnd(eventOfAnswer(response))) }];
+	const event = withNotices(this, eventOfAnswer(response));
+	return [{ json: shapeOutput((name, fallback) => this.getNodeParameter(name, fallback), event, simplifyEvent) }];
 }
 
 /** The event of an answer: `{ data: { event } }` (create, get, v1 create) or the top-level body (update). */

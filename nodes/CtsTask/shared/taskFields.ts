@@ -23,6 +23,8 @@ import {
 	toStringList,
 } from '../../shared/fields';
 import { withNotices } from '../../shared/itemState';
+import { shapeOutput } from '../../shared/output';
+import { simplifyTask } from './simplify';
 import { tagsField } from '../../shared/tagLists';
 import { ctsRequest } from '../../shared/transport';
 
@@ -240,7 +242,7 @@ export function outputAfterWrite(readBackParameter: string | undefined, extra: I
 				itemIndex: this.getItemIndex(),
 			});
 		}
-		return [{ json: withNotices(this, task) }];
+		return [{ json: shapeOutput((name, fallback) => this.getNodeParameter(name, fallback), withNotices(this, task), simplifyTask) }];
 	};
 }
 

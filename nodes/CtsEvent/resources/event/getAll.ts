@@ -7,7 +7,8 @@ import { resultLimit, returnAllAndLimitFields, toStringList } from '../../../sha
 import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
-import { withEnd } from '../../shared/eventOutput';
+import { shapeOutput } from '../../../shared/output';
+import { simplifyEvent } from '../../shared/simplify';
 
 const displayOptions = showFor(['getAll']);
 
@@ -139,7 +140,7 @@ export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecu
 				const master = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id: String(event.masterEventId) } }, itemIndex);
 				result = ((master.data as IDataObject).event as IDataObject) ?? event;
 			}
-			output.push(withEnd(result));
+			output.push(shapeOutput((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), result, simplifyEvent));
 		}
 		return output;
 	});

@@ -1,6 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { EVENT_RESOURCE } from '../../shared/eventFields';
+import { outputFields } from '../../../shared/output';
+import { EVENT_RESOURCE, showFor } from '../../shared/eventFields';
+import { SIMPLIFIED_EVENT_FIELDS } from '../../shared/simplify';
 import { outputEvent } from '../../shared/eventOutput';
 import { eventCreateDescription, sendCreateTiming } from './create';
 import { eventDeleteDescription, outputDeleted } from './delete';
@@ -115,4 +117,5 @@ export const eventDescription: INodeProperties[] = [
 	...eventUpdateDescription,
 	...eventDeleteDescription,
 	...eventRsvpDescription,
+	...outputFields(showFor(['create', 'get', 'getAll', 'update']), 'event', SIMPLIFIED_EVENT_FIELDS),
 ];

@@ -8,6 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { locatorValue } from '../../../shared/fields';
+import { shapeOutput } from '../../../shared/output';
+import { simplifyTask } from '../../shared/simplify';
 import { taskIdField } from '../../shared/taskFields';
 
 /**
@@ -27,7 +29,7 @@ export async function unwrapTaskOrFail(
 			description: 'Check the task ID, or pick the task from the list. Tasks of other accounts are not visible.',
 		});
 	}
-	return [{ json: task }];
+	return [{ json: shapeOutput((name, fallback) => this.getNodeParameter(name, fallback), task, simplifyTask) }];
 }
 
 export const taskGetDescription: INodeProperties[] = [

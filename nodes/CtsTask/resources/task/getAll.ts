@@ -5,6 +5,8 @@ import { invalidField } from '../../../shared/errors';
 import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields';
 import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
 import { forEachItem } from '../../../shared/transport';
+import { shapeOutput } from '../../../shared/output';
+import { simplifyTask } from '../../shared/simplify';
 import { showFor } from '../../shared/taskFields';
 
 const displayOptions = showFor('getAll');
@@ -61,6 +63,6 @@ export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecut
 				location: 'outputPane',
 			});
 		}
-		return result.tasks;
+		return result.tasks.map((task) => shapeOutput((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), task, simplifyTask));
 	});
 }

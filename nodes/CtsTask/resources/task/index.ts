@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { outputFields } from '../../../shared/output';
+import { SIMPLIFIED_TASK_FIELDS } from '../../shared/simplify';
 import { checkTitle, outputAfterWrite, requireUpdateFields, TASK_RESOURCE } from '../../shared/taskFields';
 import { taskCloseDescription } from './close';
 import { taskCreateDescription } from './create';
@@ -110,4 +112,12 @@ export const taskDescription: INodeProperties[] = [
 	...taskDeleteDescription,
 	...taskCloseDescription,
 	...taskReopenDescription,
+	// The task is output where an operation has it: read, listed, or read back after a write.
+	...outputFields({ show: { resource: [TASK_RESOURCE], operation: ['get', 'getAll'] } }, 'task', SIMPLIFIED_TASK_FIELDS),
+	...outputFields({ show: { resource: [TASK_RESOURCE], operation: ['create'], returnFullTask: [true] } }, 'task', SIMPLIFIED_TASK_FIELDS),
+	...outputFields(
+		{ show: { resource: [TASK_RESOURCE], operation: ['update', 'move', 'close', 'reopen'], returnTask: [true] } },
+		'task',
+		SIMPLIFIED_TASK_FIELDS,
+	),
 ];
