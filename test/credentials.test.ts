@@ -9,12 +9,13 @@ import { createServer, type Server } from 'node:http';
 import { CtsApi } from '../credentials/CtsApi.credentials';
 import { CtsSyncApi } from '../credentials/CtsSyncApi.credentials';
 import { CtsEvent } from '../nodes/CtsEvent/CtsEvent.node';
+import { CtsEventV1 } from '../nodes/CtsEventV1/CtsEventV1.node';
 import { CtsTask } from '../nodes/CtsTask/CtsTask.node';
 import { Engine, testCredential } from './harness/engine';
 import { ALICE_KEY, NOPLAN_KEY, SandboxClient } from './harness/sandboxClient';
 
 const sandbox = new SandboxClient();
-const nodes = [new CtsTask(), new CtsEvent()];
+const nodes = [new CtsTask(), new CtsEvent(), new CtsEventV1()];
 /** A server that is not the service: n8n's own address, a proxy's error page, another API. */
 let elsewhere: Server;
 let elsewhereUrl: string;

@@ -42,10 +42,71 @@ const STATUS_HEADLINES: Record<number, string> = {
 };
 
 const STATUS_HINTS: Record<number, string> = {
-	401: 'Check the credential (API key or bearer token). For calendar events, a 401 can also mean the calendar connection of this account has expired and must be reconnected in the service.',
-	403: 'The credential is valid, but its plan lacks API access, or the calendar connection of this account was revoked.',
+	401: 'The service did not accept the credential: check the API key (CTS API) or the bearer token (CTS Sync API), and that it has not expired.',
+	403: 'The credential is valid, but its plan lacks API access.',
 	429: 'The point budget of the account is used up (300 points per 15 minutes; each list call costs 10 points, other calls 1). Wait until it resets or spread the work out.',
 };
+
+/** A 401 or 403 about the calendar connection of one account: the credential itself is fine. */
+const CONNECTION_HINT =
+	'The credential works; the connection between the service and this calendar account has expired or was revoked. Reconnect the account in the service, then run the workflow again.';
+
+function isConnectionProblem(status: number, message: string, context: unknown): boolean {
+	if (status !== 401 && status !== 403) return false;
+	const connection = context && typeof context === 'object' ? (context as IDataObject).connection : undefined;
+	return connection !== undefined || /calendar connection/i.test(message);
+}
+
+/**
+ * The service's field names as the editor labels them. Identifiers are replaced wherever they
+ * appear; plain words only where a message starts with the field ("title must be …"), since
+ * they are ordinary words elsewhere.
+ */
+const FIELD_LABELS: Record<string, string> = {
+	accountId: 'Account',
+	calendarId: 'Calendar',
+	calendarIds: 'Calendars',
+	taskListId: 'Task List ID',
+	timeZone: 'Time Zone',
+	recurrenceIdTimeZone: 'Recurrence ID Time Zone',
+	showWithoutTime: 'All Day',
+	recurrenceId: 'Recurrence ID',
+	masterEventId: 'Master Event ID',
+	seriesUpdateMode: 'Series Mode',
+	recurrenceRules: 'Recurrence',
+	useDefaultAlerts: 'Use Default Alerts',
+	estimatedDuration: 'Estimated Duration',
+	descriptionContentType: 'Description Format',
+	freeBusyStatus: 'Free/Busy',
+	updatedAfter: 'Updated After',
+	occurrenceStart: 'Occurrence Start',
+	previousId: 'Previous Task',
+	parentId: 'Parent Task',
+	relatedTo: 'Parent Task',
+	notifyOrganizer: 'Notify Organizer',
+};
+const LEADING_LABELS: Record<string, string> = {
+	title: 'Title',
+	due: 'Due',
+	priority: 'Priority',
+	progress: 'Progress',
+	start: 'Start',
+	end: 'End',
+	duration: 'Duration',
+	limit: 'Limit',
+	tags: 'Tags',
+	comment: 'Comment',
+	id: 'ID',
+};
+
+/** A service message in the editor's words: its field names replaced by the labels users see. */
+export function withEditorLabels(message: string): string {
+	let text = message.replace(/\b[a-z]+(?:[A-Z][a-z]*)+s?\b/g, (word) => (FIELD_LABELS[word] ? `"${FIELD_LABELS[word]}"` : word));
+	text = text.replace(/(^|; )([a-z]+)(?= (?:must|should|is|are) )/g, (match, start: string, word: string) =>
+		LEADING_LABELS[word] ? `${start}"${LEADING_LABELS[word]}"` : match,
+	);
+	return text;
+}
 
 function headline(status: number, resource?: string): string {
 	if (status === 404 && resource) return `${resource.charAt(0).toUpperCase()}${resource.slice(1)} not found`;
@@ -69,27 +130,30 @@ export function serviceError(
 	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'headers' | 'body'>,
 	itemIndex?: number,
 	resource?: string,
+	refInMessage = false,
 ): NodeApiError {
 	const status = response.statusCode;
 	const body: ServiceErrorBody =
 		response.body && typeof response.body === 'object' && !Buffer.isBuffer(response.body)
 			? (response.body as ServiceErrorBody)
 			: { message: typeof response.body === 'string' ? response.body.slice(0, 500) : undefined };
-	const serviceMessage = decodeServiceMessage(body.message);
+	const serviceMessage = withEditorLabels(decodeServiceMessage(body.message));
 	const errorRef = typeof body.errorRef === 'string' ? body.errorRef : undefined;
 	const retryAfter = status === 429 ? retryAfterSeconds(response.headers ?? {}) : undefined;
 
 	const details = [`HTTP ${status}`];
 	if (errorRef) details.push(`errorRef ${errorRef}`);
 	if (retryAfter !== undefined) details.push(`retry after ${retryAfter} s`);
-	const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'This is usually temporary: try again later.' : '');
+	const hint = isConnectionProblem(status, serviceMessage, body.context)
+		? CONNECTION_HINT
+		: (STATUS_HINTS[status] ?? (status >= 500 ? 'This is usually temporary: try again later.' : ''));
 	const description = [details.join(' · '), hint].filter(Boolean).join('. ');
 
-	// The errorRef is also in the message: under "Continue On Fail" n8n keeps only the message in
-	// the output item, and the errorRef is what the service's support asks for.
+	// The errorRef is shown once, in the description. Under "Continue On Fail" n8n keeps only the
+	// message in the output item, so there the message carries it (`refInMessage`, see errorItem).
 	const text = serviceMessage ? `${headline(status, resource)}: ${serviceMessage}` : headline(status, resource);
 	const error = new NodeApiError(node, { ...body } as JsonObject, {
-		message: errorRef ? `${text} (errorRef ${errorRef})` : text,
+		message: refInMessage && errorRef ? `${text} (errorRef ${errorRef})` : text,
 		description,
 		httpCode: String(status),
 		itemIndex,
@@ -167,8 +231,11 @@ export function invalidField(
 
 /**
  * The output item that stands for a failed input item under "Continue On Fail". n8n keeps only
- * `{ error: message }` as its JSON; the whole error (description, status, errorRef) stays on the item.
+ * `{ error: message }` as its JSON (the description is not shown there), so the message carries
+ * the service's errorRef, which its support asks for; the whole error stays on the item.
  */
 export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+	const errorRef = error.context?.errorRef;
+	const message = typeof errorRef === 'string' && !error.message.includes(errorRef) ? `${error.message} (errorRef ${errorRef})` : error.message;
+	return { json: { error: message }, error, pairedItem: { item: itemIndex } };
 }

@@ -183,7 +183,7 @@ export async function throwOnServiceError(
 	itemState(this).learnFromAnswer?.(response.headers);
 	if (response.statusCode >= 400) {
 		const resource = this.getNodeParameter('resource', '') as string;
-		throw serviceError(this.getNode(), response, this.getItemIndex(), resource);
+		throw serviceError(this.getNode(), response, this.getItemIndex(), resource, this.continueOnFail());
 	}
 	return items;
 }

@@ -268,7 +268,8 @@ describe('Get', () => {
 			returnAll: true,
 		});
 		expect(list401.error?.message).toMatch(/^Authentication failed/);
-		expect(list401.error?.description).toContain('calendar connection');
+		expect(list401.error?.description).toContain('Reconnect the account in the service');
+		expect(list401.error?.description).not.toContain('API key');
 		const list403 = await run({
 			operation: 'getAll',
 			accountId: 'acc-alice-revoked',

@@ -202,7 +202,7 @@ describe('virtual rooms', () => {
 		['any room on a CalDAV calendar', caldav, 'default', 'Virtual rooms are not available on caldav calendars'],
 	])('shows the service error for %s, and creates nothing', async (_name, calendar, kind, message) => {
 		const { error } = await run(createParameters({ ...calendar, additionalFields: { requestVirtualRoom: kind } }));
-		expect(error?.message).toMatch(new RegExp(`^The service rejected the request: ${message} \\(errorRef [\\w-]+\\)$`));
+		expect(error?.message).toBe(`The service rejected the request: ${message}`);
 		expect(error?.httpCode).toBe('400');
 		expect(await occurrenceStarts('2026-11-01T00:00:00Z', '2027-01-01T00:00:00Z', calendar)).toEqual([]);
 	});

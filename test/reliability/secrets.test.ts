@@ -104,7 +104,7 @@ it('no API key or bearer token in any output, error or log', async () => {
 			}
 			evidence.push(poller.savedStaticData);
 		}
-		for (const [type, data] of Object.entries(credentials)) evidence.push(await testCredential(type, data, [new CtsTask(), new CtsEvent()]));
+		for (const [type, data] of Object.entries(credentials)) evidence.push(await testCredential(type, data, [new CtsTask(), new CtsEvent(), new CtsEventV1()]));
 	}
 	for (const spy of [...spies, ...consoleSpies]) spy.mockRestore();
 
