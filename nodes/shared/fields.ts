@@ -40,14 +40,20 @@ export function sendConverted(
 		} catch (error) {
 			throw invalidField(this.getNode(), fieldLabel, (error as Error).message, this.getItemIndex());
 		}
-		if (converted !== undefined) {
+		// Nothing to send: a field added but left empty (no entries, no list items) changes nothing.
+		const empty = converted === undefined || (Array.isArray(converted) ? converted.length === 0 : isPlainObject(converted) && Object.keys(converted).length === 0);
+		if (!empty) {
 			const body = { ...((requestOptions.body as IDataObject) ?? {}) };
 			// `merge` combines maps written by several fields (participants added and removed).
-			body[bodyKey] = merge ? { ...((body[bodyKey] as IDataObject) ?? {}), ...(converted as IDataObject) } : converted;
+			body[bodyKey] = merge ? { ...((body[bodyKey] as IDataObject) ?? {}), ...(converted as IDataObject) } : (converted as IDataObject[string]);
 			requestOptions.body = body;
 		}
 		return requestOptions;
 	};
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Comma-separated text or a list (from an expression) as a list of non-empty strings. */

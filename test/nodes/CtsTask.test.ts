@@ -380,8 +380,9 @@ describe('several items', () => {
 		expect(bodies).toEqual(
 			expect.arrayContaining([
 				{ title: 'one', priority: 1, tags: ['x'] },
-				{ title: 'two', priority: 0, tags: [] },
-				{ title: 'three', priority: 3, tags: [] },
+				// An expression that leaves Tags empty sends no tags (it does not clear them).
+				{ title: 'two', priority: 0 },
+				{ title: 'three', priority: 3 },
 			]),
 		);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);

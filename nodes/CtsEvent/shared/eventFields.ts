@@ -224,7 +224,7 @@ interface RuleInput {
  */
 export function toRecurrenceRules(value: unknown, zone: string | null): IDataObject[] {
 	const rule = listOf<RuleInput>(value, 'rule')[0] ?? {};
-	const { frequency = 'weekly', interval = 1, nthOfPeriod = 0, ends = 'never' } = rule;
+	const { frequency = 'weekly', interval = 1, nthOfPeriod = 0, ends = 'count' } = rule;
 	const byDay = Array.isArray(rule.byDay) ? rule.byDay.map(String) : [];
 	const byMonth = Array.isArray(rule.byMonth) ? rule.byMonth : [];
 	if (!Number.isInteger(interval) || interval < 1) throw new Error('interval must be a whole number of 1 or more');
@@ -240,8 +240,9 @@ export function toRecurrenceRules(value: unknown, zone: string | null): IDataObj
 	if (monthDays.length > 0) result.byMonthDay = monthDays;
 	if (byMonth.length > 0) result.byMonth = byMonth.map(String);
 	if (ends === 'count') {
-		if (!Number.isInteger(rule.count) || (rule.count ?? 0) < 1) throw new Error('count must be a whole number of 1 or more');
-		result.count = rule.count;
+		const count = rule.count ?? 10;
+		if (!Number.isInteger(count) || count < 1) throw new Error('count must be a whole number of 1 or more');
+		result.count = count;
 	}
 	if (ends === 'until') {
 		const until = parseDateInput(rule.until, zone ?? 'UTC');
@@ -274,6 +275,8 @@ async function recurrenceZone(context: IExecuteSingleFunctions, collection: stri
 export function sendRecurrence(collection: string) {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		const value = this.getNodeParameter(`${collection}.recurrence`, undefined);
+		// Added but no rule filled in yet: no recurrence (never a silent weekly series).
+		if (listOf<RuleInput>(value, 'rule').length === 0) return requestOptions;
 		const until = listOf<RuleInput>(value, 'rule')[0]?.until;
 		let zone: string | null | undefined = null;
 		if (hasExplicitOffset(until)) {
@@ -436,54 +439,45 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 				{
 					displayName: 'Rule',
 					name: 'rule',
+					// In the order people decide: how often, every how many, on which days, until when.
 					values: [
-						{
-							displayName: 'Ends',
-							name: 'ends',
-							type: 'options',
-							options: [
-								{ name: 'Never', value: 'never' },
-								{ name: 'After a Number of Occurrences', value: 'count' },
-								{ name: 'On a Date', value: 'until' },
-							],
-							default: 'never',
-						},
 						{
 							displayName: 'Frequency',
 							name: 'frequency',
 							type: 'options',
 							options: [
 								{ name: 'Daily', value: 'daily' },
-								{ name: 'Monthly', value: 'monthly' },
 								{ name: 'Weekly', value: 'weekly' },
+								{ name: 'Monthly', value: 'monthly' },
 								{ name: 'Yearly', value: 'yearly' },
 							],
 							default: 'weekly',
 						},
-						{ displayName: 'In Months', name: 'byMonth', type: 'multiOptions', options: months, default: [] },
 						{
 							displayName: 'Interval',
 							name: 'interval',
 							type: 'number',
 							typeOptions: { minValue: 1 },
 							default: 1,
-							description: 'Every how many days, weeks, months or years',
+							description: 'Every how many days, weeks, months or years, e.g. 2 for every other week',
 						},
 						{
-							displayName: 'Nth Weekday of the Period',
+							displayName: 'On Weekdays',
+							name: 'byDay',
+							type: 'multiOptions',
+							options: weekdays,
+							default: [],
+							description: "Days of the week it happens on. Empty: the start's weekday.",
+							displayOptions: { show: { frequency: ['weekly', 'monthly', 'yearly'] } },
+						},
+						{
+							displayName: 'Which Weekday of the Month',
 							name: 'nthOfPeriod',
 							type: 'number',
 							default: 0,
 							description:
-								'With weekdays: 1 = first, 2 = second, -1 = last (of the month, or of the year for yearly rules). 0 = every such weekday.',
-						},
-						{
-							displayName: 'Occurrences',
-							name: 'count',
-							type: 'number',
-							typeOptions: { minValue: 1 },
-							default: 10,
-							displayOptions: { show: { ends: ['count'] } },
+								'With On Weekdays: 1 = first, 2 = second, -1 = last (of the month, or of the year for yearly rules). 0 = every such weekday.',
+							displayOptions: { show: { frequency: ['monthly', 'yearly'] } },
 						},
 						{
 							displayName: 'On Month Days',
@@ -491,15 +485,44 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 							type: 'string',
 							default: '',
 							placeholder: 'e.g. 1, 15, -1',
-							description: 'Days of the month, separated by commas; -1 is the last day',
+							description: 'Days of the month, separated by commas; -1 is the last day. Empty: the start\'s day.',
+							displayOptions: { show: { frequency: ['monthly', 'yearly'] } },
 						},
-						{ displayName: 'On Weekdays', name: 'byDay', type: 'multiOptions', options: weekdays, default: [] },
+						{
+							displayName: 'In Months',
+							name: 'byMonth',
+							type: 'multiOptions',
+							options: months,
+							default: [],
+							description: "Months it happens in. Empty: the start's month.",
+							displayOptions: { show: { frequency: ['yearly'] } },
+						},
+						{
+							displayName: 'Ends',
+							name: 'ends',
+							type: 'options',
+							options: [
+								{ name: 'After a Number of Occurrences', value: 'count' },
+								{ name: 'On a Date', value: 'until' },
+								{ name: 'Never', value: 'never', description: 'The series repeats without end' },
+							],
+							default: 'count',
+						},
+						{
+							displayName: 'Occurrences',
+							name: 'count',
+							type: 'number',
+							typeOptions: { minValue: 1 },
+							default: 10,
+							description: 'How many times the event happens in all, the first one included',
+							displayOptions: { show: { ends: ['count'] } },
+						},
 						{
 							displayName: 'Until',
 							name: 'until',
 							type: 'dateTime',
 							default: '',
-							description: "Last possible start, in the event's time zone (inclusive)",
+							description: "Last possible start, e.g. 2027-06-30T23:59:00, in the event's time zone (inclusive)",
 							displayOptions: { show: { ends: ['until'] } },
 						},
 					],
