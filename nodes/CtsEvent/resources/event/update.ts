@@ -254,6 +254,8 @@ function updateFieldOptions(): INodeProperties[] {
 			type: 'boolean',
 			default: true,
 			description: 'Whether to make a recurring series a single event (with Series Mode All Occurrences or This and Following)',
+			// V1 changes one event or occurrence only: a series cannot lose its recurrence there.
+			displayOptions: { show: { '/apiVersion': ['v3'] } },
 		},
 		timeZoneField({
 			typeOptions: { loadOptionsMethod: 'getTimeZonesOrKeep' },
