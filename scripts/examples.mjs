@@ -1,7 +1,7 @@
 /**
  * Example workflows that `npm start` puts into n8n: a task round trip, an event round trip
  * with a recurring series (v3), RSVP (v1) and the task trigger. They use the credentials
- * named here; node types are given by prefix (CUSTOM for the package loaded from dist/).
+ * named here; node types are given by prefix (the package name: npm start installs the project as a community package).
  */
 import { randomUUID } from 'node:crypto';
 

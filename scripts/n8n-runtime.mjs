@@ -10,7 +10,7 @@
  * with a hermetic environment (own user folder, fixed encryption key, no telemetry).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -350,6 +350,35 @@ export function n8nEnv(info, { userFolder, port = 5678, brokerPort = 5679, custo
 		...info.env,
 		...env,
 	};
+}
+
+/** The package's name, which n8n gives its node types when it loads it as a community package. */
+export const PACKAGE_NAME = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).name;
+
+/**
+ * Makes n8n (whose user folder is `userFolder`) load this project as an installed community
+ * package: a link to it in the community-nodes folder (`.n8n/nodes/node_modules`). Node types are
+ * then named `<package>.<node>`, as for users. Unlike a custom extension (N8N_CUSTOM_EXTENSIONS),
+ * n8n knows which nodes of a package support a credential, which a credential tested by a node
+ * (`testedBy`) needs: n8n 2.41 finds no test for a custom extension's credential.
+ */
+export function linkAsCommunityPackage(userFolder) {
+	const nodesDir = join(userFolder, '.n8n', 'nodes');
+	const link = join(nodesDir, 'node_modules', PACKAGE_NAME);
+	mkdirSync(dirname(link), { recursive: true });
+	if (!existsSync(join(nodesDir, 'package.json'))) {
+		writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+	}
+	let linked = false;
+	try {
+		linked = lstatSync(link).isSymbolicLink();
+	} catch {
+		// not there yet
+	}
+	if (!linked) {
+		rmSync(link, { recursive: true, force: true });
+		symlinkSync(projectRoot, link, 'dir');
+	}
 }
 
 /**

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { exampleWorkflows, EXAMPLE_CREDENTIALS, START_OWNER as OWNER } from './examples.mjs';
-import { ensureRuntime, freePort, n8nEnv, projectRoot, runtimeRoot, startN8n } from './n8n-runtime.mjs';
+import { ensureRuntime, freePort, linkAsCommunityPackage, n8nEnv, PACKAGE_NAME, projectRoot, runtimeRoot, startN8n } from './n8n-runtime.mjs';
 import { N8nRestClient } from './n8n-rest.mjs';
 
 const SANDBOX_KEY = 'sandbox-alice-key';
@@ -115,14 +115,10 @@ async function main() {
 	await waitFor(`${sandboxUrl}/_sandbox/health`, 20_000);
 	log(`Sandbox running on ${sandboxUrl} (${elapsed()})`);
 
-	// 3. n8n with the package from dist/.
+	// 3. n8n with this project installed as a community package (its dist/, linked).
 	log(`Starting n8n ${info.n8nVersion}…`);
-	const env = n8nEnv(info, {
-		userFolder,
-		port: n8nPort,
-		brokerPort: await freePort(),
-		customExtensions: [join(projectRoot, 'dist')],
-	});
+	linkAsCommunityPackage(userFolder);
+	const env = n8nEnv(info, { userFolder, port: n8nPort, brokerPort: await freePort() });
 	n8n = await startN8n(info, env, { timeoutMs: 240_000, detached: true });
 	n8n.exited.then(({ code, signal }) => {
 		if (!stopping) {
@@ -147,7 +143,7 @@ async function main() {
 	};
 	const existing = new Set(((await rest.listWorkflows()) ?? []).map((workflow) => workflow.name));
 	let added = 0;
-	for (const workflow of exampleWorkflows('CUSTOM', credentials)) {
+	for (const workflow of exampleWorkflows(PACKAGE_NAME, credentials)) {
 		if (existing.has(workflow.name)) continue;
 		await rest.createWorkflow(workflow);
 		added++;

@@ -43,7 +43,7 @@ describe('CTS API (ctsApi)', () => {
 		const engine = new Engine({ ctsTask: new CtsTask() });
 		const { error } = await engine.runNode({
 			type: 'ctsTask',
-			parameters: { resource: 'task', operation: 'create', title: 'auth check', returnFullTask: false },
+			parameters: { resource: 'task', operation: 'create', title: 'auth check', returnTask: false },
 			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: `${sandbox.url}/` } },
 		});
 		expect(error).toBeUndefined();

@@ -8,10 +8,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { priorityOptions } from '../CtsTask/shared/taskFields';
+import { taskFilter, taskFilterOptions } from '../CtsTask/shared/taskFields';
 import { ctsApiTest } from '../shared/credentialTests';
-import { toStringList } from '../shared/fields';
-import { getTags, tagsField } from '../shared/tagLists';
+import { getTags } from '../shared/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
@@ -61,22 +60,7 @@ export class CtsTaskTrigger implements INodeType {
 				placeholder: 'Add Filter',
 				default: {},
 				options: [
-					{
-						displayName: 'Priorities',
-						name: 'priorities',
-						type: 'multiOptions',
-						options: priorityOptions,
-						default: [],
-						description: 'Only tasks with one of these priorities',
-					},
-					tagsField('Only tasks that carry at least one of these tags'),
-					{
-						displayName: 'Task List ID',
-						name: 'taskListId',
-						type: 'string',
-						default: '',
-						description: 'Only tasks in this task list',
-					},
+					...taskFilterOptions(),
 				],
 			},
 			{
@@ -125,21 +109,10 @@ export class CtsTaskTrigger implements INodeType {
 			);
 		}
 		const items = result.tasks
-			.filter((task) => events.includes(String(task.triggerEvent)) && matches(task))
+			.filter((task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true))
 			.map((json) => ({ json }));
 		// The cursor moves only once every page was read: a failed poll is repeated in full.
 		staticData.cursor = result.cursor;
 		return items.length > 0 ? [items] : null;
 	}
-}
-
-/** The optional filters, applied to the tasks the service returned. */
-function taskFilter(filters: IDataObject): (task: IDataObject) => boolean {
-	const taskListId = String(filters.taskListId ?? '').trim();
-	const tags = toStringList(filters.tags ?? '');
-	const priorities = ((filters.priorities as number[] | undefined) ?? []).map(Number);
-	return (task) =>
-		(!taskListId || task.taskListId === taskListId) &&
-		(tags.length === 0 || ((task.tags as string[] | undefined) ?? []).some((tag) => tags.includes(tag))) &&
-		(priorities.length === 0 || priorities.includes(Number(task.priority ?? 0)));
 }

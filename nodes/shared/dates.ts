@@ -100,11 +100,6 @@ export function justBefore(timestamp: string): string {
 	return new Date(Date.parse(timestamp) - 1).toISOString();
 }
 
-/** ISO 8601 duration from hours and minutes, e.g. `PT1H30M`. */
-export function durationFromHoursMinutes(hours: number, minutes: number): string {
-	return Duration.fromObject({ hours, minutes }).normalize().toISO() ?? 'PT0S';
-}
-
 /** Whether `value` is an ISO 8601 duration (`PT25M`, `P1D`, `PT1H30M`). */
 export function isIsoDuration(value: unknown): value is string {
 	return typeof value === 'string' && /^P(?!$)/.test(value) && Duration.fromISO(value).isValid;

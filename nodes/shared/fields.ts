@@ -10,7 +10,6 @@ import type {
 
 import { invalidField } from './errors';
 import {
-	durationFromHoursMinutes,
 	isIanaZone,
 	notIanaZoneProblem,
 	parseDateInput,
@@ -167,17 +166,6 @@ export function sendTimeZone(parameterPath: string, fieldLabel: string, bodyKey 
 		if (isEmptyValue(value)) return undefined;
 		if (!isIanaZone(value)) throw new Error(notIanaZoneProblem(value));
 		return value;
-	});
-}
-
-/** Hours and minutes (a fixed collection) as an ISO 8601 duration. */
-export function sendHoursMinutesDuration(parameterPath: string, fieldLabel: string, bodyKey: string): PreSendAction {
-	return sendConverted(parameterPath, fieldLabel, bodyKey, (value) => {
-		const { hours = 0, minutes = 0 } = ((value as IDataObject)?.duration ?? {}) as { hours?: number; minutes?: number };
-		if (![hours, minutes].every((part) => typeof part === 'number' && Number.isFinite(part) && part >= 0)) {
-			throw new Error('hours and minutes must be numbers of 0 or more');
-		}
-		return durationFromHoursMinutes(hours, minutes);
 	});
 }
 

@@ -366,7 +366,7 @@ async function sectionOperations(): Promise<void> {
 		{ name: 'Task: Create, Return Full Task on (default)', type: 'ctsTask', minCalls: 2, minPoints: 2, why: 'create does not echo the task: create + get',
 			arrange: async () => ({ operation: 'create', title: 'x' }) },
 		{ name: 'Task: Create, Return Full Task off', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
-			arrange: async () => ({ operation: 'create', title: 'x', returnFullTask: false }) },
+			arrange: async () => ({ operation: 'create', title: 'x', returnTask: false }) },
 		{ name: 'Task: Get', type: 'ctsTask', minCalls: 1, minPoints: 1, why: one,
 			arrange: async () => ({ operation: 'get', taskId: await task() }) },
 		{ name: 'Task: Get Many, Limit 50 (of 120 open tasks)', type: 'ctsTask', minCalls: 1, minPoints: 10, why: 'one list call',
@@ -500,7 +500,7 @@ async function sectionBulk(): Promise<void> {
 		async () =>
 			await engine.runNode({
 				type: 'ctsTask',
-				parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnFullTask: false },
+				parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false },
 				credentials: apiCredential(),
 				items,
 				continueOnFail: true,

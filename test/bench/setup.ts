@@ -70,7 +70,7 @@ export function createVariants(engine: Engine, sandbox: SandboxProcess, items: I
 			run: async () => {
 				const result = await runNode(engine, sandbox, {
 					type: 'ctsTask',
-					parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnFullTask: false },
+					parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false },
 					items,
 				});
 				return { ms: nodeTime(result), ids: result.items.map((item) => item.json.id) };

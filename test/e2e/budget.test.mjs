@@ -42,7 +42,7 @@ function bulkCreateWorkflow({ id, start, count, prefix, credential }) {
 			type: `${prefix}.ctsTask`,
 			typeVersion: 1,
 			position: [660, 0],
-			parameters: { resource: 'task', operation: 'create', title: '={{ $json.titles }}', returnFullTask: false },
+			parameters: { resource: 'task', operation: 'create', title: '={{ $json.titles }}', returnTask: false },
 			credentials: { ctsApi: credential },
 		},
 	];

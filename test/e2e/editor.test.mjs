@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { projectRoot } from '../../scripts/n8n-runtime.mjs';
+import { linkAsCommunityPackage, projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 
@@ -64,7 +64,8 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		target.evaluate(() =>
 			[...document.querySelectorAll('[data-test-id="node-parameters"] [data-test-id^="parameter-input-"]')]
 				.map((element) => element.getAttribute('data-test-id').replace('parameter-input-', ''))
-				.filter((name) => !['field', 'item', 'alwaysOutputData', 'executeOnce', 'retryOnFail', 'onError', 'notes', 'notesInFlow'].includes(name)),
+				// "hint" is the line n8n shows under a field with an expression (its value).
+				.filter((name) => !['field', 'item', 'hint', 'alwaysOutputData', 'executeOnce', 'retryOnFail', 'onError', 'notes', 'notesInFlow'].includes(name)),
 		);
 
 	const chooseOperation = async (name) => {
@@ -86,7 +87,9 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		n8n = await N8nHarness.create({ line: '2' });
+		// Installed as users install it: n8n tests node-tested credentials only of community packages.
+		n8n = await N8nHarness.create({ line: '2', customExtensions: [] });
+		linkAsCommunityPackage(n8n.userFolder);
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
@@ -146,7 +149,7 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 	});
 
 	it('shows the right fields for each operation', async () => {
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnFullTask', 'output']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask', 'output']);
 		await shot('node-form-task-create');
 		await chooseOperation('Move');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'position', 'parent', 'returnTask']);
@@ -162,10 +165,10 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId']);
 		await chooseOperation('Reopen');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask']);
-		await chooseOperation('Close');
+		await chooseOperation('Complete');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask']);
 		await chooseOperation('Create');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnFullTask', 'output']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask', 'output']);
 	});
 
 	it('opens the credential and its test passes', async () => {
@@ -277,8 +280,7 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		assert.ok(!(await formFields(tab)).includes('accountId'));
 
 		await tab.locator('[data-test-id="parameter-input-title"] input').first().fill('Picked in the editor');
-		await tab.locator('[data-test-id="parameter-input-start"] input').first().fill('2026-12-01T09:00:00');
-		await tab.keyboard.press('Enter');
+		// Start stays at its default ({{ $now }}); the length is given as a Duration (default one hour).
 		await tab.click('[data-test-id="parameter-input-endMode"]');
 		await option(tab, /^Duration/).click();
 		await tab.click('[data-test-id="parameter-input-timeZone"]');
@@ -287,11 +289,12 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		await tab.click('[data-test-id="node-execute-button"]');
 		await tab.locator('[data-test-id="output-panel"]').getByText('Picked in the editor').first().waitFor();
 
+		const now = Date.now();
 		const { body } = await sandbox.api('GET', '/v3/events/list', {
-			qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-team', start: '2026-12-01T00:00:00Z', end: '2026-12-02T00:00:00Z' },
+			qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-team', start: new Date(now - 3600_000).toISOString(), end: new Date(now + 3 * 3600_000).toISOString() },
 		});
-		assert.deepEqual(body.data.events.map((event) => [event.title, event.calendarId, event.start, event.timeZone]), [
-			['Picked in the editor', 'cal-alice-a-team', '2026-12-01T09:00:00', 'Europe/Berlin'],
+		assert.deepEqual(body.data.events.map((event) => [event.title, event.calendarId, event.duration, event.timeZone]), [
+			['Picked in the editor', 'cal-alice-a-team', 'PT1H', 'Europe/Berlin'],
 		]);
 
 		// "By ID" shows the Account ID field beside the calendar, as before the list existed.
@@ -399,13 +402,18 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 	});
 
 	it('a CTS API credential whose Base URL is not the service fails its test, saying so', async () => {
-		// n8n's own address answers, with HTML: the test must not call that a success. Tested through
-		// the editor's own endpoint (what "Retry" calls), for a credential saved as a user would.
-		const data = { apiKey: 'sandbox-alice-key', baseUrl: n8n.server.url };
-		const saved = await n8n.rest.createCredential({ name: 'CTS API (wrong address)', type: 'ctsApi', data });
-		const result = await n8n.rest.testCredential({ id: saved.id, name: saved.name, type: 'ctsApi', data });
-		assert.equal(result.status, 'Error');
-		assert.match(result.message, /^The Base URL does not point at the service/);
+		// n8n's own address answers (with HTML): the test must not call that a success.
+		await n8n.rest.createCredential({ name: 'CTS API (wrong address)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: n8n.server.url } });
+		const { tab } = await newWorkflowWith('CTS Task', 'Get a task');
+		await tab.click('[data-test-id="node-credentials-select"]');
+		await option(tab, /CTS API \(wrong address\)/).click();
+		await tab.click('[data-test-id="credential-edit-button"]');
+		await tab.waitForSelector('[data-test-id="credential-edit-dialog"]');
+		// Opening the credential runs its test; "More details" shows the test's message.
+		await tab.getByText('More details').first().click();
+		await tab.getByText('The Base URL does not point at the service').first().waitFor();
+		await shot('credential-wrong-base-url', tab);
+		await tab.close();
 	});
 
 	it('Task Trigger and Event Trigger: Fetch Test Event returns a real task and event', async () => {
@@ -417,7 +425,9 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		});
 
 		const task = await newWorkflowWith('CTS Task', 'On task created');
-		assert.deepEqual(await formFields(task.tab), ['events', 'notice', 'budgetNotice']);
+		// Poll Times ("mode") is n8n's own field of every polling trigger.
+		assert.deepEqual(await formFields(task.tab), ['mode', 'events']);
+		await task.tab.getByText('points', { exact: false }).first().waitFor();
 		await task.tab.click('[data-test-id="node-execute-button"]');
 		await task.tab.locator('[data-test-id="output-panel"]').getByText('Sample task for the trigger').first().waitFor();
 		await shot('trigger-task', task.tab);

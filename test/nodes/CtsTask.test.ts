@@ -45,7 +45,7 @@ describe('Create', () => {
 	});
 
 	it('outputs only the ID, with one call, when Return Full Task is off', async () => {
-		const { items, error } = await run({ operation: 'create', title: 'Quick', returnFullTask: false });
+		const { items, error } = await run({ operation: 'create', title: 'Quick', returnTask: false });
 		expect(error).toBeUndefined();
 		expect(Object.keys(items[0].json)).toEqual(['id']);
 		expect(await apiCalls()).toHaveLength(1);
@@ -63,7 +63,7 @@ describe('Create', () => {
 				descriptionContentType: 'text/html',
 				due: '2026-12-01T17:00:00+01:00',
 				timeZone: 'America/New_York',
-				estimatedDuration: { duration: { hours: 1, minutes: 30 } },
+				estimatedDuration: 'PT1H30M',
 				taskListId: 'default',
 				priority: 1,
 				progress: 'completed',
@@ -104,7 +104,7 @@ describe('Create', () => {
 	])('due: %s', async (_name, due, timeZone, expectedDue, expectedZone) => {
 		const additionalFields: Record<string, unknown> = { due };
 		if (timeZone) additionalFields.timeZone = timeZone;
-		const { error } = await run({ operation: 'create', title: 'Due test', returnFullTask: false, additionalFields });
+		const { error } = await run({ operation: 'create', title: 'Due test', returnTask: false, additionalFields });
 		expect(error).toBeUndefined();
 		const [create] = await apiCalls();
 		expect((create.body as Record<string, unknown>).due).toBe(expectedDue);
@@ -120,9 +120,9 @@ describe('Create', () => {
 		['a priority above 9', { title: 'x', additionalFields: { priority: '={{ 12 }}' } }, 'Priority: priority must not be greater than 9'],
 		['a priority below 0', { title: 'x', additionalFields: { priority: '={{ -1 }}' } }, 'Priority: priority must not be less than 0'],
 		[
-			'a negative duration',
-			{ title: 'x', additionalFields: { estimatedDuration: { duration: { hours: -1, minutes: 0 } } } },
-			'Estimated Duration: hours and minutes must be numbers of 0 or more',
+			'a duration that is not ISO 8601',
+			{ title: 'x', additionalFields: { estimatedDuration: '90 minutes' } },
+			'Estimated Duration: "90 minutes" is not an ISO 8601 duration',
 		],
 	])('refuses %s before any request, naming the field', async (_name, parameters, message) => {
 		const { error, items } = await run({ operation: 'create', ...parameters });
@@ -162,7 +162,7 @@ describe('Create', () => {
 		const { error } = await run({
 			operation: 'create',
 			title: 'x',
-			returnFullTask: false,
+			returnTask: false,
 			additionalFields: { due: '', timeZone: '', description: 'kept' },
 		});
 		expect(error).toBeUndefined();
@@ -177,7 +177,7 @@ describe('Create', () => {
 		await proxy.start();
 		try {
 			const { error, items } = await run(
-				{ operation: 'create', title: 'x', returnFullTask: false },
+				{ operation: 'create', title: 'x', returnTask: false },
 				{ credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url } } },
 			);
 			expect(items).toHaveLength(0);
@@ -192,7 +192,7 @@ describe('Create', () => {
 		const { error } = await run({
 			operation: 'create',
 			title: 'x',
-			returnFullTask: false,
+			returnTask: false,
 			additionalFields: { progress: '={{ "in-process" }}' },
 		});
 		expect(error?.message).toMatch(/^The service rejected the request: "Progress" must be one of/);
@@ -243,12 +243,13 @@ describe('Get', () => {
 });
 
 describe('Update', () => {
-	it('sends only the fields that were set and outputs { id, success }', async () => {
+	it('sends only the fields that were set and, with Return Task off, outputs { id, success }', async () => {
 		const id = await sandbox.createTask({ title: 'Old', description: 'keep me', priority: 2 });
 		await sandbox.clearRequests();
 		const { items, error } = await run({
 			operation: 'update',
 			taskId: id,
+			returnTask: false,
 			updateFields: { title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' },
 		});
 		expect(error).toBeUndefined();
@@ -302,7 +303,7 @@ describe('Move', () => {
 			{ taskId: a, position: 'after', previousTaskId: b, parent: 'under', parentTaskId: parent },
 			{ taskId: a, position: 'keep', parent: 'root' },
 		]) {
-			const { items, error } = await run({ operation: 'move', ...parameters });
+			const { items, error } = await run({ operation: 'move', returnTask: false, ...parameters });
 			expect(error).toBeUndefined();
 			expect(items[0].json).toEqual({ id: parameters.taskId, success: true });
 		}
@@ -346,7 +347,7 @@ describe('Close and Reopen', () => {
 		const closed = await run({ operation: 'close', taskId: id, returnTask: true });
 		expect(closed.error).toBeUndefined();
 		expect(closed.items[0].json).toMatchObject({ id, progress: 'completed' });
-		const reopened = await run({ operation: 'reopen', taskId: id });
+		const reopened = await run({ operation: 'reopen', taskId: id, returnTask: false });
 		expect(reopened.error).toBeUndefined();
 		expect(reopened.items[0].json).toEqual({ id, success: true });
 		expect(await sandbox.getTask(id)).toMatchObject({ progress: 'needs-action' });
@@ -368,7 +369,7 @@ describe('several items', () => {
 			{
 				operation: 'create',
 				title: '={{ $json.title }}',
-				returnFullTask: false,
+				returnTask: false,
 				additionalFields: { priority: '={{ $json.priority ?? 0 }}', tags: '={{ $json.tags ?? "" }}' },
 			},
 			{ items: [{ title: 'one', priority: 1, tags: ['x'] }, { title: 'two' }, { title: 'three', priority: 3 }] },
@@ -410,7 +411,7 @@ describe('authentication and limits', () => {
 
 	it('names an unreachable service, in routed operations and in Get Many alike', async () => {
 		for (const parameters of [
-			{ operation: 'create', title: 'x', returnFullTask: false },
+			{ operation: 'create', title: 'x', returnTask: false },
 			{ operation: 'getAll', returnAll: true },
 		]) {
 			const { error } = await engine.runNode({
@@ -427,7 +428,7 @@ describe('authentication and limits', () => {
 		await sandbox.control('limits', { points: 3, windowSeconds: 1 });
 		const titles = Array.from({ length: 8 }, (_, index) => ({ title: `bulk ${index}` }));
 		const { items, error } = await run(
-			{ operation: 'create', title: '={{ $json.title }}', returnFullTask: false },
+			{ operation: 'create', title: '={{ $json.title }}', returnTask: false },
 			{ items: titles },
 		);
 		expect(error).toBeUndefined();
@@ -442,7 +443,7 @@ describe('authentication and limits', () => {
 	it('waits out a 429 caused by another client of the account, and creates the task once', async () => {
 		await sandbox.control('limits', { points: 3, windowSeconds: 2 });
 		for (let call = 0; call < 3; call++) await sandbox.api('GET', '/v3/tasks', { qs: { id: 'other-client' } });
-		const { items, error } = await run({ operation: 'create', title: 'after the other client', returnFullTask: false });
+		const { items, error } = await run({ operation: 'create', title: 'after the other client', returnTask: false });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		const created = (await apiCalls()).filter((call) => call.path === '/v3/tasks/create');
@@ -451,7 +452,7 @@ describe('authentication and limits', () => {
 
 	it('does not replay a write after a 5xx, and retries a read', async () => {
 		await sandbox.control('faults', { status: 503, count: 1 });
-		const write = await run({ operation: 'create', title: 'once', returnFullTask: false });
+		const write = await run({ operation: 'create', title: 'once', returnTask: false });
 		expect(write.error?.message).toMatch(/^The service failed/);
 		expect((await apiCalls()).filter((call) => call.path === '/v3/tasks/create')).toHaveLength(1);
 

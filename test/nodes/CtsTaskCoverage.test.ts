@@ -124,7 +124,7 @@ describe('a read-back that fails after the write', () => {
 describe('Continue On Fail with input refused before any request', () => {
 	it('Create: each refused item becomes an error item naming the field; the others are created', async () => {
 		const { items, error } = await run(
-			{ operation: 'create', title: '={{ $json.title }}', returnFullTask: false, additionalFields: { priority: '={{ $json.priority }}' } },
+			{ operation: 'create', title: '={{ $json.title }}', returnTask: false, additionalFields: { priority: '={{ $json.priority }}' } },
 			{
 				items: [
 					{ title: 'one', priority: 1 },

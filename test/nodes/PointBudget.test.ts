@@ -23,7 +23,7 @@ const credentials = () => ({ ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url }
 function createTasks(count: number, parameters: IDataObject = {}, continueOnFail = false) {
 	return engine.runNode({
 		type: 'ctsTask',
-		parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnFullTask: false, ...parameters },
+		parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false, ...parameters },
 		credentials: credentials(),
 		items: Array.from({ length: count }, (_, index) => ({ title: `task ${index}` })),
 		continueOnFail,
@@ -91,7 +91,7 @@ it('the task trigger and the event trigger skip while actions wait for points', 
 	await sandbox.control('limits', { points: 40, windowSeconds: 600 });
 	const job = engine.startNode({
 		type: 'ctsTask',
-		parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnFullTask: false },
+		parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false },
 		credentials: credentials(),
 		items: Array.from({ length: 35 }, (_, index) => ({ title: `job ${index}` })),
 	});

@@ -131,7 +131,7 @@ describe('optional fields added but left empty are not sent', () => {
 		const { error } = await runTask({
 			operation: 'create',
 			title: 'Only a title',
-			returnFullTask: false,
+			returnTask: false,
 			additionalFields: {
 				taskListId: '',
 				parentTaskId: { __rl: true, mode: 'list', value: '' },
@@ -218,6 +218,24 @@ describe('Output', () => {
 		const raw = await runTask({ operation: 'get', taskId: { __rl: true, mode: 'id', value: child }, output: 'raw' });
 		const { body } = await sandbox.api('GET', '/v3/tasks', { qs: { id: child } });
 		expect(raw.items[0].json).toEqual(body.data.task);
+	});
+});
+
+describe('consistency between the Task node and its trigger', () => {
+	it('Get Many filters by priority, tags and task list as the trigger does', async () => {
+		await sandbox.createTask({ title: 'urgent work', priority: 1, tags: ['tag-alice-work'] });
+		await sandbox.createTask({ title: 'urgent errand', priority: 1, tags: ['tag-alice-errands'] });
+		await sandbox.createTask({ title: 'later work', priority: 9, tags: ['tag-alice-work'] });
+		const { error, items } = await runTask({ operation: 'getAll', returnAll: true, filters: { priorities: [1], tags: ['tag-alice-work'] } });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.title)).toEqual(['urgent work']);
+	});
+
+	it('every write has the same Return Task option, on by default, with the same Output choice', () => {
+		const properties = new CtsTask().description.properties;
+		const returnTask = properties.filter((property) => property.name === 'returnTask');
+		expect(returnTask.flatMap((property) => property.displayOptions?.show?.operation)).toEqual(['create', 'update', 'move', 'close', 'reopen']);
+		expect(new Set(returnTask.map((property) => `${property.displayName}|${String(property.default)}`))).toEqual(new Set(['Return Task|true']));
 	});
 });
 

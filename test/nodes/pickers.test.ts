@@ -513,14 +513,14 @@ describe('Task, From List', () => {
 
 		const got = await runTask({ operation: 'get', taskId: picked(first) });
 		expect(got.items[0].json).toMatchObject({ id: first, title: 'First' });
-		const moved = await runTask({ operation: 'move', taskId: picked(third), position: 'after', previousTaskId: picked(first), parent: 'under', parentTaskId: picked(second) });
+		const moved = await runTask({ operation: 'move', returnTask: false, taskId: picked(third), position: 'after', previousTaskId: picked(first), parent: 'under', parentTaskId: picked(second) });
 		expect(moved.error).toBeUndefined();
 		expect(moved.items[0].json).toEqual({ id: third, success: true });
 		expect((await sandbox.requests()).at(-1)!.body).toEqual({ id: third, previousId: first, parentId: second });
 		const child = await runTask({ operation: 'create', title: 'Child', additionalFields: { parentTaskId: { __rl: true, mode: 'id', value: first } } });
 		expect(child.items[0].json.relatedTo).toEqual({ [first]: { '@type': 'Relation', relation: { parent: true } } });
 		const updated = await runTask({ operation: 'update', taskId: { __rl: true, mode: 'id', value: second }, updateFields: { title: 'Second (renamed)' } });
-		expect(updated.items[0].json).toEqual({ id: second, success: true });
+		expect(updated.items[0].json).toMatchObject({ id: second, title: 'Second (renamed)' });
 	});
 });
 

@@ -25,7 +25,7 @@ beforeEach(async () => await sandbox.reset());
 function startCreates(count: number, prefix: string) {
 	return engine.startNode({
 		type: 'ctsTask',
-		parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnFullTask: false },
+		parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false },
 		credentials: credentials(),
 		items: Array.from({ length: count }, (_, index) => ({ title: `${prefix} ${index}` })),
 	});

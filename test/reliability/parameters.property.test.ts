@@ -104,7 +104,7 @@ it('Task Create and Update: any field values end in success or an error naming t
 				progress: parameterValue,
 				tags: parameterValue,
 				description: parameterValue,
-				hours: parameterValue,
+				estimatedDuration: parameterValue,
 			}),
 			fc.boolean(),
 			async (values, update) => {
@@ -115,7 +115,7 @@ it('Task Create and Update: any field values end in success or an error naming t
 					progress: values.progress,
 					tags: values.tags,
 					description: values.description,
-					estimatedDuration: { duration: { hours: values.hours, minutes: 5 } },
+					estimatedDuration: values.estimatedDuration,
 				};
 				if (update) {
 					// No task "x" exists: an update can only end in an error.
@@ -124,7 +124,7 @@ it('Task Create and Update: any field values end in success or an error naming t
 						throw new Error(`an update of a task that does not exist succeeded: ${JSON.stringify(items[0]?.json)}`);
 					});
 				} else {
-					const parameters = { resource: 'task', operation: 'create', title: values.title, returnFullTask: false, additionalFields: fields };
+					const parameters = { resource: 'task', operation: 'create', title: values.title, returnTask: false, additionalFields: fields };
 					await expectCleanOutcome('ctsTask', parameters, createdTask);
 				}
 			},

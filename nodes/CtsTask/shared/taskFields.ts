@@ -9,14 +9,14 @@ import {
 	type PostReceiveAction,
 } from 'n8n-workflow';
 
-import { parseDateInput } from '../../shared/dates';
+import { isIsoDuration, parseDateInput } from '../../shared/dates';
 import { invalidField } from '../../shared/errors';
 import {
 	listOrIdField,
 	sendUnlessEmpty,
 	locatorValue,
 	sendConverted,
-	sendHoursMinutesDuration,
+	isEmptyValue,
 	sendLocalDateTime,
 	sendTimeZone,
 	timeZoneField,
@@ -71,6 +71,44 @@ export const priorityOptions = [
 	{ name: '8', value: 8 },
 	{ name: '9 (Lowest)', value: 9 },
 ];
+
+/**
+ * Filters on open tasks the service cannot apply itself (it lists all open tasks), applied to what
+ * it returns: the same in Get Many and in the Task Trigger.
+ */
+export function taskFilterOptions(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Priorities',
+			name: 'priorities',
+			type: 'multiOptions',
+			options: priorityOptions,
+			default: [],
+			description: 'Only tasks with one of these priorities',
+		},
+		tagsField('Only tasks that carry at least one of these tags'),
+		{
+			displayName: 'Task List ID',
+			name: 'taskListId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. groceries',
+			description: 'Only tasks in the task list with this ID ("default" is the list every account has)',
+		},
+	];
+}
+
+/** The test of the filters of {@link taskFilterOptions}, or undefined when none is set. */
+export function taskFilter(filters: IDataObject): ((task: IDataObject) => boolean) | undefined {
+	const taskListId = String(filters.taskListId ?? '').trim();
+	const tags = toStringList(filters.tags ?? '');
+	const priorities = ((filters.priorities as number[] | undefined) ?? []).map(Number);
+	if (!taskListId && tags.length === 0 && priorities.length === 0) return undefined;
+	return (task) =>
+		(!taskListId || task.taskListId === taskListId) &&
+		(tags.length === 0 || ((task.tags as string[] | undefined) ?? []).some((tag) => tags.includes(tag))) &&
+		(priorities.length === 0 || priorities.includes(Number(task.priority ?? 0)));
+}
 
 /**
  * The writable task fields shared by Create ("Additional Fields") and Update ("Update Fields"),
@@ -161,26 +199,25 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 	];
 }
 
-/** The estimated duration, as hours and minutes; sent as an ISO 8601 duration. */
+/** The estimated duration as an ISO 8601 duration, written like the Event node's Duration. */
 export function estimatedDurationOption(collection: string): INodeProperties {
 	return {
 		displayName: 'Estimated Duration',
 		name: 'estimatedDuration',
-		type: 'fixedCollection',
-		default: { duration: { hours: 0, minutes: 30 } },
-		description: 'How long the task is expected to take',
-		options: [
-			{
-				displayName: 'Duration',
-				name: 'duration',
-				values: [
-					{ displayName: 'Hours', name: 'hours', type: 'number', typeOptions: { minValue: 0 }, default: 0 },
-					{ displayName: 'Minutes', name: 'minutes', type: 'number', typeOptions: { minValue: 0, maxValue: 59 }, default: 30 },
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. PT30M, PT1H30M, P1D',
+		description: 'How long the task is expected to take, as an ISO 8601 duration (PT1H30M is an hour and a half)',
+		routing: {
+			send: {
+				preSend: [
+					sendConverted(`${collection}.estimatedDuration`, 'Estimated Duration', 'estimatedDuration', (value) => {
+						if (isEmptyValue(value)) return undefined;
+						if (!isIsoDuration(value)) throw new Error(`"${String(value)}" is not an ISO 8601 duration: write it like PT30M, PT1H30M or P1D`);
+						return value;
+					}),
 				],
 			},
-		],
-		routing: {
-			send: { preSend: [sendHoursMinutesDuration(`${collection}.estimatedDuration`, 'Estimated Duration', 'estimatedDuration')] },
 		},
 	};
 }
@@ -258,15 +295,18 @@ function createdTaskId(context: IExecuteSingleFunctions, response: IN8nHttpFullR
 	return id;
 }
 
-/** Option of the writes answered by 204 (update, move, close, reopen): read the task back. */
+/**
+ * Option of every write the service answers without the task (create: its ID; update, move,
+ * complete, reopen: nothing): read the task back and output it, as n8n's writes do.
+ */
 export function returnTaskField(operation: string): INodeProperties {
 	return {
-		displayName: 'Return Task After Change',
+		displayName: 'Return Task',
 		name: 'returnTask',
 		type: 'boolean',
-		default: false,
+		default: true,
 		description:
-			'Whether to read the task after the change and output it whole (one more call, 1 point). Off: output { ID, success }.',
+			'Whether to read the task after the change and output it (one more call, 1 point). Off: output only its ID (and success: true).',
 		displayOptions: showFor(operation),
 	};
 }

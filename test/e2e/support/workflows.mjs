@@ -88,11 +88,11 @@ export function taskOperationsWorkflow(prefix) {
 					timeZone: 'Europe/Berlin',
 					priority: 3,
 					tags: ['tag-alice-work', 'tag-alice-urgent'],
-					estimatedDuration: { duration: { hours: 1, minutes: 15 } },
+					estimatedDuration: 'PT1H15M',
 				},
 			}),
 			task('Create Subtask', { operation: 'create', title: 'E2E child', additionalFields: { parentTaskId: byId(ref('Create')) } }),
-			task('Create ID Only', { operation: 'create', title: 'E2E id only', returnFullTask: false }),
+			task('Create ID Only', { operation: 'create', title: 'E2E id only', returnTask: false }),
 			task('Get', { operation: 'get', taskId: byId(ref('Create')) }),
 			task('Update', {
 				operation: 'update',

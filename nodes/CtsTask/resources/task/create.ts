@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { descriptionFormatField, locatorValue, sendConverted } from '../../../shared/fields';
-import { estimatedDurationOption, showFor, taskFieldOptions, taskLocator } from '../../shared/taskFields';
+import { estimatedDurationOption, returnTaskField, showFor, taskFieldOptions, taskLocator } from '../../shared/taskFields';
 
 const displayOptions = showFor('create');
 
@@ -44,13 +44,5 @@ export const taskCreateDescription: INodeProperties[] = [
 			}),
 		] as INodeProperties[]).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	},
-	{
-		displayName: 'Return Full Task',
-		name: 'returnFullTask',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to read the created task back and output it whole (one more call, 1 point). Off: output only its ID.',
-		displayOptions,
-	},
+	returnTaskField('create'),
 ];

@@ -7,7 +7,7 @@ import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPag
 import { forEachItem } from '../../../shared/transport';
 import { shapeOutput } from '../../../shared/output';
 import { simplifyTask } from '../../shared/simplify';
-import { showFor } from '../../shared/taskFields';
+import { showFor, taskFilter, taskFilterOptions } from '../../shared/taskFields';
 
 const displayOptions = showFor('getAll');
 
@@ -21,6 +21,7 @@ export const taskGetManyDescription: INodeProperties[] = [
 		default: {},
 		displayOptions,
 		options: [
+			...taskFilterOptions(),
 			{
 				displayName: 'Updated After',
 				name: 'updatedAfter',
@@ -51,10 +52,12 @@ export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecut
 			updatedAfter = date.toUTC().toISO() ?? undefined;
 		}
 
+		// The service filters by time only: with other filters every open task is read (10 points per 100).
+		const matches = taskFilter(filters);
 		const result = await walkTasks(
 			async (after, pageLimit) => await listTaskPage(this, after, pageLimit, itemIndex),
 			{ updated: updatedAfter, idsAtUpdated: [] },
-			limit,
+			matches ? Number.POSITIVE_INFINITY : limit,
 		);
 		if (result.overflowedAt.length > 0) {
 			this.addExecutionHints({
@@ -63,6 +66,7 @@ export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecut
 				location: 'outputPane',
 			});
 		}
-		return result.tasks.map((task) => shapeOutput((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), task, simplifyTask));
+		const tasks = matches ? result.tasks.filter(matches).slice(0, limit) : result.tasks;
+		return tasks.map((task) => shapeOutput((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), task, simplifyTask));
 	});
 }

@@ -23,7 +23,7 @@ export const taskDescription: INodeProperties[] = [
 		displayOptions: { show: { resource: [TASK_RESOURCE] } },
 		options: [
 			{
-				name: 'Close',
+				name: 'Complete',
 				value: 'close',
 				action: 'Complete a task',
 				description: 'Mark a task (or one occurrence of a recurring task) as completed',
@@ -40,7 +40,7 @@ export const taskDescription: INodeProperties[] = [
 				routing: {
 					request: { method: 'POST', url: '/v3/tasks/create' },
 					send: { preSend: [checkTitle] },
-					output: { postReceive: [outputAfterWrite('returnFullTask', {})] },
+					output: { postReceive: [outputAfterWrite('returnTask', {})] },
 				},
 			},
 			{
@@ -114,9 +114,8 @@ export const taskDescription: INodeProperties[] = [
 	...taskReopenDescription,
 	// The task is output where an operation has it: read, listed, or read back after a write.
 	...outputFields({ show: { resource: [TASK_RESOURCE], operation: ['get', 'getAll'] } }, 'task', SIMPLIFIED_TASK_FIELDS),
-	...outputFields({ show: { resource: [TASK_RESOURCE], operation: ['create'], returnFullTask: [true] } }, 'task', SIMPLIFIED_TASK_FIELDS),
 	...outputFields(
-		{ show: { resource: [TASK_RESOURCE], operation: ['update', 'move', 'close', 'reopen'], returnTask: [true] } },
+		{ show: { resource: [TASK_RESOURCE], operation: ['create', 'update', 'move', 'close', 'reopen'], returnTask: [true] } },
 		'task',
 		SIMPLIFIED_TASK_FIELDS,
 	),
