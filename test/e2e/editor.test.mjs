@@ -68,18 +68,18 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 				.filter((name) => !['field', 'item', 'hint', 'alwaysOutputData', 'executeOnce', 'retryOnFail', 'onError', 'notes', 'notesInFlow'].includes(name)),
 		);
 
-	const chooseOperation = async (name) => {
-		const option = page
+	const chooseOperation = async (name, target = page) => {
+		const option = target
 			.locator('[data-test-id="parameter-input-item"]:visible')
-			.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^${name}$`) }) })
+			.filter({ has: target.locator('.option-headline', { hasText: new RegExp(`^${name}$`) }) })
 			.first();
 		for (let attempt = 0; attempt < 5 && !(await option.isVisible()); attempt++) {
-			await page.click('[data-test-id="parameter-input-operation"]');
-			await page.waitForTimeout(500);
+			await target.click('[data-test-id="parameter-input-operation"]');
+			await target.waitForTimeout(500);
 		}
 		await option.click();
-		await page.locator('[data-test-id="parameter-input-operation"] input').first().waitFor();
-		await page.waitForFunction(
+		await target.locator('[data-test-id="parameter-input-operation"] input').first().waitFor();
+		await target.waitForFunction(
 			(expected) => document.querySelector('[data-test-id="parameter-input-operation"] input')?.value === expected,
 			name,
 		);
@@ -224,6 +224,12 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		assert.equal(lists.length, 1, 'the tags were listed once');
 	});
 
+	/** Picks the credential of the open node (several of one type exist once the wrong-address one is added). */
+	const useCredential = async (target, name) => {
+		await target.click('[data-test-id="node-credentials-select"]');
+		await option(target, name).click();
+	};
+
 	/** A new workflow in a tab of its own: a manual trigger, then `node` with `action` from the node panel. */
 	const newWorkflowWith = async (node, action) => {
 		const tab = await page.context().newPage();
@@ -243,13 +249,6 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().click();
 		await tab.waitForSelector('[data-test-id="ndv"]');
 		return { tab, actions };
-	};
-
-	/** Chooses an operation in the form of `target`. */
-	const chooseOperationIn = async (target, name) => {
-		await target.click('[data-test-id="parameter-input-operation"]');
-		await option(target, new RegExp(`^${name}$`)).click();
-		await target.waitForFunction((expected) => document.querySelector('[data-test-id="parameter-input-operation"] input')?.value === expected, name);
 	};
 
 	it('picks a calendar from the list in the Event node, and Create puts the event there', async () => {
@@ -337,14 +336,14 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		assert.ok(created, 'the event was created around now');
 		assert.deepEqual([created.duration, created.timeZone], ['PT1H', 'UTC']);
 
-		await chooseOperationIn(tab, 'Get');
+		await chooseOperation('Get', tab);
 		assert.deepEqual(await formFields(tab), ['resource', 'operation', 'eventId', 'output']);
-		await chooseOperationIn(tab, 'Get Many');
+		await chooseOperation('Get Many', tab);
 		assert.deepEqual(await formFields(tab), ['resource', 'operation', 'accountId', 'calendarIds', 'start', 'end', 'returnAll', 'limit', 'output']);
-		await chooseOperationIn(tab, 'Update');
+		await chooseOperation('Update', tab);
 		assert.deepEqual((await formFields(tab)).slice(0, 5), ['resource', 'operation', 'calendarId', 'identifyBy', 'eventId']);
 		assert.ok((await formFields(tab)).includes('seriesUpdateMode'));
-		await chooseOperationIn(tab, 'Delete');
+		await chooseOperation('Delete', tab);
 		assert.deepEqual(await formFields(tab), ['resource', 'operation', 'calendarId', 'eventId', 'seriesUpdateMode', 'goneIsSuccess']);
 		await tab.close();
 	});
@@ -385,11 +384,11 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		const { body } = await sandbox.api('GET', '/v3/events', { qs: { id: eventId } });
 		assert.deepEqual(Object.values(body.data.event.participants).map((participant) => participant.participationStatus), ['tentative']);
 
-		await chooseOperationIn(tab, 'Create');
+		await chooseOperation('Create', tab);
 		assert.deepEqual(await formFields(tab), ['resource', 'operation', 'calendarId', 'title', 'allDay', 'start', 'endMode', 'end', 'timeZone', 'output']);
-		await chooseOperationIn(tab, 'Update');
+		await chooseOperation('Update', tab);
 		assert.deepEqual(await formFields(tab), ['resource', 'operation', 'eventId', 'output']);
-		await chooseOperationIn(tab, 'Delete');
+		await chooseOperation('Delete', tab);
 		assert.deepEqual(await formFields(tab), ['resource', 'operation', 'eventId', 'goneIsSuccess']);
 
 		// The V1 credential's test passes.
@@ -428,18 +427,22 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		// Poll Times ("mode") is n8n's own field of every polling trigger.
 		assert.deepEqual(await formFields(task.tab), ['mode', 'events']);
 		await task.tab.getByText('points', { exact: false }).first().waitFor();
+		await useCredential(task.tab, /^CTS API \(sandbox\)/);
 		await task.tab.click('[data-test-id="node-execute-button"]');
+		await task.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
 		await task.tab.locator('[data-test-id="output-panel"]').getByText('Sample task for the trigger').first().waitFor();
 		await shot('trigger-task', task.tab);
 		await task.tab.close();
 
 		const event = await newWorkflowWith('CTS Event', 'On event created');
+		await useCredential(event.tab, /^CTS API \(sandbox\)/);
 		await event.tab.click('[data-test-id="parameter-input-accountId"]');
 		await option(event.tab, /alice@sandbox.example/).click();
 		await event.tab.click('[data-test-id="parameter-input-calendarIds"]');
 		await option(event.tab, /^Personal/).click();
 		await event.tab.keyboard.press('Escape');
 		await event.tab.click('[data-test-id="node-execute-button"]');
+		await event.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
 		await event.tab.locator('[data-test-id="output-panel"]').getByText('Sample event for the trigger').first().waitFor();
 		await shot('trigger-event', event.tab);
 		await event.tab.close();

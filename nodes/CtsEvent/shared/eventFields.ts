@@ -327,7 +327,12 @@ const months = [
 	'December',
 ].map((name, index) => ({ name, value: String(index + 1) }));
 
-/** Where the writable event fields sit: `collection` is "additionalFields" or "updateFields". */
+/**
+ * Where the writable event fields sit: `collection` is "additionalFields" or "updateFields".
+ * The lists (alerts, locations, participants) start as an empty list (`{ alert: [] }`), not `{}`:
+ * n8n drops an added list field whose value is `{}` from the collection as soon as another field
+ * is added, so it vanished before its first entry.
+ */
 export function eventFieldOptions(collection: string): INodeProperties[] {
 	return [
 		{
@@ -336,7 +341,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Alert',
-			default: {},
+			default: { alert: [] },
 			description: 'Reminders before the start. Cannot be combined with Use Default Alerts.',
 			options: [{ displayName: 'Alert', name: 'alert', values: alertValues }],
 			routing: { send: { preSend: [sendConverted(`${collection}.alerts`, 'Alerts', 'alerts', toAlerts, { merge: true })] } },
@@ -377,7 +382,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Location',
-			default: {},
+			default: { location: [] },
 			options: [{ displayName: 'Location', name: 'location', values: [{ displayName: 'Name', name: 'name', type: 'string', default: '' }] }],
 			routing: { send: { preSend: [sendConverted(`${collection}.locations`, 'Locations', 'locations', toLocations, { merge: true })] } },
 		},
@@ -387,7 +392,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Participant',
-			default: {},
+			default: { participant: [] },
 			description: 'People to invite, or (on update) to add or change; others stay as they are',
 			options: [
 				{
@@ -432,6 +437,8 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			displayName: 'Recurrence',
 			name: 'recurrence',
 			type: 'fixedCollection',
+			// Explicitly single: n8n keeps an added but unfilled single fixed collection inside a collection.
+			typeOptions: { multipleValues: false },
 			placeholder: 'Add Recurrence',
 			default: {},
 			description: 'Repeat the event. Each occurrence is listed with its own ID.',
