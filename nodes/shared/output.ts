@@ -47,6 +47,11 @@ export function shapeOutput(read: ParameterReader, raw: IDataObject, simplify: (
 	return Object.fromEntries(Object.entries(simplified).filter(([key]) => wanted.has(key)));
 }
 
+/** The given keys of an object, in that order, where it has them. */
+export function pick(object: IDataObject, keys: string[]): IDataObject {
+	return Object.fromEntries(keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]));
+}
+
 /** Drops keys whose value is undefined (the service omits fields that have no value). */
 export function compact(object: IDataObject): IDataObject {
 	return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));

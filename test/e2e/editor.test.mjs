@@ -152,7 +152,7 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask', 'output']);
 		await shot('node-form-task-create');
 		await chooseOperation('Move');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'position', 'parent', 'returnTask']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'position', 'parent', 'returnTask', 'output']);
 		await shot('node-form-move');
 		await chooseOperation('Get');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'output']);
@@ -160,13 +160,13 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'returnAll', 'limit', 'output']);
 		assert.ok(await page.getByText('Add Filter').first().isVisible(), 'the Filters collection is offered');
 		await chooseOperation('Update');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'returnTask']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'returnTask', 'output']);
 		await chooseOperation('Delete');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId']);
 		await chooseOperation('Reopen');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask', 'output']);
 		await chooseOperation('Complete');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask', 'output']);
 		await chooseOperation('Create');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask', 'output']);
 	});
@@ -436,8 +436,13 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 
 		const event = await newWorkflowWith('CTS Event', 'On event created');
 		await useCredential(event.tab, /^CTS API \(sandbox\)/);
-		await event.tab.click('[data-test-id="parameter-input-accountId"]');
-		await option(event.tab, /alice@sandbox.example/).click();
+		// The account list loads with the credential just picked: open it until it shows.
+		const account = option(event.tab, /^alice@sandbox.example \(Provider A\)$/);
+		for (let attempt = 0; attempt < 5 && !(await account.isVisible()); attempt++) {
+			await event.tab.click('[data-test-id="parameter-input-accountId"]');
+			await event.tab.waitForTimeout(1000);
+		}
+		await account.click();
 		await event.tab.click('[data-test-id="parameter-input-calendarIds"]');
 		await option(event.tab, /^Personal/).click();
 		await event.tab.keyboard.press('Escape');

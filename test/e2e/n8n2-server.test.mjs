@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
+import { linkAsCommunityPackage, PACKAGE_NAME } from '../../scripts/n8n-runtime.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
@@ -19,7 +20,10 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		n8n = await N8nHarness.create({ line: '2' });
+		// Installed as users install it: n8n 2.41 finds no test for a custom extension's credential
+		// that a node tests (testedBy).
+		n8n = await N8nHarness.create({ line: '2', customExtensions: [] });
+		linkAsCommunityPackage(n8n.userFolder);
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 	});
@@ -80,7 +84,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			type: 'ctsApi',
 			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
 		});
-		const definition = taskTriggerWorkflow('CUSTOM');
+		const definition = taskTriggerWorkflow(PACKAGE_NAME);
 		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (trigger)' } };
 		const { id, ...body } = definition;
 		void id;
@@ -120,7 +124,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			type: 'ctsApi',
 			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
 		});
-		const definition = eventTriggerWorkflow('CUSTOM');
+		const definition = eventTriggerWorkflow(PACKAGE_NAME);
 		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (event trigger)' } };
 		const { id, ...body } = definition;
 		void id;

@@ -327,12 +327,7 @@ const months = [
 	'December',
 ].map((name, index) => ({ name, value: String(index + 1) }));
 
-/**
- * Where the writable event fields sit: `collection` is "additionalFields" or "updateFields".
- * The lists (alerts, locations, participants) start as an empty list (`{ alert: [] }`), not `{}`:
- * n8n drops an added list field whose value is `{}` from the collection as soon as another field
- * is added, so it vanished before its first entry.
- */
+/** Where the writable event fields sit: `collection` is "additionalFields" or "updateFields". */
 export function eventFieldOptions(collection: string): INodeProperties[] {
 	return [
 		{
@@ -341,7 +336,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Alert',
-			default: { alert: [] },
+			default: {},
 			description: 'Reminders before the start. Cannot be combined with Use Default Alerts.',
 			options: [{ displayName: 'Alert', name: 'alert', values: alertValues }],
 			routing: { send: { preSend: [sendConverted(`${collection}.alerts`, 'Alerts', 'alerts', toAlerts, { merge: true })] } },
@@ -382,7 +377,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Location',
-			default: { location: [] },
+			default: {},
 			options: [{ displayName: 'Location', name: 'location', values: [{ displayName: 'Name', name: 'name', type: 'string', default: '' }] }],
 			routing: { send: { preSend: [sendConverted(`${collection}.locations`, 'Locations', 'locations', toLocations, { merge: true })] } },
 		},
@@ -392,7 +387,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Participant',
-			default: { participant: [] },
+			default: {},
 			description: 'People to invite, or (on update) to add or change; others stay as they are',
 			options: [
 				{

@@ -1,7 +1,7 @@
 import { Duration } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { compact } from '../../shared/output';
+import { compact, pick } from '../../shared/output';
 import { eventEnd } from './timing';
 
 /** Fields of a simplified event, in output order. */
@@ -50,48 +50,37 @@ export function simplifyEvent(event: IDataObject): IDataObject {
 	const metadata = (event['service.example:metadata'] ?? {}) as IDataObject;
 	const participants = values(event.participants).map((participant) =>
 		compact({
-			email: participant.email as string | undefined,
-			name: participant.name as string | undefined,
-			status: participant.participationStatus as string | undefined,
+			...pick(participant, ['email', 'name']),
+			status: participant.participationStatus,
 			roles: Object.entries((participant.roles ?? {}) as IDataObject)
 				.filter(([, on]) => on === true)
 				.map(([role]) => role),
-			accountOwner: participant.accountOwner as boolean | undefined,
+			accountOwner: participant.accountOwner,
 		}),
 	);
 	const alerts = values(event.alerts).map((alert) => {
 		const offset = String(((alert.trigger ?? {}) as IDataObject).offset ?? '');
 		const minutes = Duration.fromISO(offset).isValid ? -Duration.fromISO(offset).as('minutes') : undefined;
-		return compact({ action: alert.action as string | undefined, offset, minutesBefore: minutes });
+		return compact({ action: alert.action, offset, minutesBefore: minutes });
 	});
 	const locations = values(event.locations).map((location) => String(location.name ?? ''));
 	const rules = Array.isArray(event.recurrenceRules) ? (event.recurrenceRules as IDataObject[]).map(withoutType) : undefined;
 	return compact({
-		id: event.id as string | undefined,
-		title: event.title as string | undefined,
-		start: event.start as string | undefined,
+		...pick(event, ['id', 'title', 'start']),
 		end: eventEnd(event),
-		timeZone: event.timeZone as string | undefined,
-		allDay: event.showWithoutTime as boolean | undefined,
-		duration: event.duration as string | undefined,
-		description: event.description as string | undefined,
+		...pick(event, ['timeZone']),
+		allDay: event.showWithoutTime,
+		...pick(event, ['duration', 'description']),
 		locations: locations.length > 0 ? locations : undefined,
 		participants: participants.length > 0 ? participants : undefined,
 		alerts: alerts.length > 0 ? alerts : undefined,
-		useDefaultAlerts: event.useDefaultAlerts as boolean | undefined,
+		...pick(event, ['useDefaultAlerts']),
 		recurrenceRules: rules,
-		recurrenceId: event.recurrenceId as string | undefined,
-		masterEventId: event.masterEventId as string | undefined,
-		meetingUrl: ((derived.virtualRoom as IDataObject | undefined)?.url ?? event['provider.example:hangoutLink']) as string | undefined,
-		privacy: event.privacy as string | undefined,
-		freeBusyStatus: event.freeBusyStatus as string | undefined,
-		colorId: event['provider.example:colorId'] as string | undefined,
-		taskId: metadata.taskId as string | undefined,
-		calendarId: event.calendarId as string | undefined,
-		accountId: event.accountId as string | undefined,
-		integrationId: event.integrationId as string | undefined,
-		created: event.created as string | undefined,
-		updated: event.updated as string | undefined,
-		notices: event.notices as string[] | undefined,
+		...pick(event, ['recurrenceId', 'masterEventId']),
+		meetingUrl: (derived.virtualRoom as IDataObject | undefined)?.url ?? event['provider.example:hangoutLink'],
+		...pick(event, ['privacy', 'freeBusyStatus']),
+		colorId: event['provider.example:colorId'],
+		taskId: metadata.taskId,
+		...pick(event, ['calendarId', 'accountId', 'integrationId', 'created', 'updated', 'notices']),
 	});
 }

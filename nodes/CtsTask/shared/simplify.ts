@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { compact } from '../../shared/output';
+import { compact, pick } from '../../shared/output';
 
 /** Fields of a simplified task, in output order. */
 export const SIMPLIFIED_TASK_FIELDS = [
@@ -33,23 +33,10 @@ export function simplifyTask(task: IDataObject): IDataObject {
 	const parentTaskId = Object.entries(relations).find(([, relation]) => (relation?.relation as IDataObject | undefined)?.parent === true)?.[0];
 	const derived = (task['service.example:derived'] ?? {}) as IDataObject;
 	return compact({
-		id: task.id as string | undefined,
-		title: task.title as string | undefined,
-		description: task.description as string | undefined,
-		due: task.due as string | undefined,
-		timeZone: task.timeZone as string | undefined,
-		estimatedDuration: task.estimatedDuration as string | undefined,
-		priority: task.priority as number | undefined,
-		progress: task.progress as string | undefined,
-		tags: task.tags as string[] | undefined,
-		taskListId: task.taskListId as string | undefined,
+		...pick(task, ['id', 'title', 'description', 'due', 'timeZone', 'estimatedDuration', 'priority', 'progress', 'tags', 'taskListId']),
 		parentTaskId,
-		position: task.position as number | undefined,
-		scheduled: derived.scheduled as boolean | undefined,
-		deleted: task.deleted as boolean | undefined,
-		accountId: task.accountId as string | undefined,
-		created: task.created as string | undefined,
-		updated: task.updated as string | undefined,
-		notices: task.notices as string[] | undefined,
+		...pick(task, ['position']),
+		scheduled: derived.scheduled,
+		...pick(task, ['deleted', 'accountId', 'created', 'updated', 'notices']),
 	});
 }

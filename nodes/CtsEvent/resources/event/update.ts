@@ -203,7 +203,7 @@ function updateFieldOptions(): INodeProperties[] {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Alert to Remove',
-			default: { alert: [] },
+			default: {},
 			description: 'Alerts to remove by action and time before the start; other alerts stay. In v3 by Event ID, the node reads the event (1 point) and removes exactly the alerts it has at that time.',
 			options: [{ displayName: 'Alert', name: 'alert', values: alertValues }],
 		},
