@@ -394,7 +394,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 					displayName: 'Participant',
 					name: 'participant',
 					values: [
-						{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+						{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'e.g. name@email.com', default: '' },
 						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
 						{
 							displayName: 'Roles',
