@@ -158,7 +158,8 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'output']);
 		await chooseOperation('Get Many');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'returnAll', 'limit', 'output']);
-		assert.ok(await page.getByText('Add Filter').first().isVisible(), 'the Filters collection is offered');
+		// Filters (several options) is offered as an "Add Filter" dropdown.
+		assert.ok(await page.locator('[data-test-id="ndv"]').evaluate((ndv) => ndv.innerHTML.includes('Add Filter')), 'the Filters collection is offered');
 		await chooseOperation('Update');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'returnTask', 'output']);
 		await chooseOperation('Delete');
@@ -228,6 +229,16 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 	const useCredential = async (target, name) => {
 		await target.click('[data-test-id="node-credentials-select"]');
 		await option(target, name).click();
+	};
+
+	/** Opens the dropdown of `field` (again, while its list loads) and picks the option that matches. */
+	const pickFromList = async (target, field, text) => {
+		const wanted = option(target, text);
+		for (let attempt = 0; attempt < 5 && !(await wanted.isVisible()); attempt++) {
+			await target.click(`[data-test-id="parameter-input-${field}"]`);
+			await target.waitForTimeout(1000);
+		}
+		await wanted.click();
 	};
 
 	/** A new workflow in a tab of its own: a manual trigger, then `node` with `action` from the node panel. */
@@ -436,15 +447,9 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 
 		const event = await newWorkflowWith('CTS Event', 'On event created');
 		await useCredential(event.tab, /^CTS API \(sandbox\)/);
-		// The account list loads with the credential just picked: open it until it shows.
-		const account = option(event.tab, /^alice@sandbox.example \(Provider A\)$/);
-		for (let attempt = 0; attempt < 5 && !(await account.isVisible()); attempt++) {
-			await event.tab.click('[data-test-id="parameter-input-accountId"]');
-			await event.tab.waitForTimeout(1000);
-		}
-		await account.click();
-		await event.tab.click('[data-test-id="parameter-input-calendarIds"]');
-		await option(event.tab, /^Personal/).click();
+		// The lists load with the credential just picked: open each until its option shows.
+		await pickFromList(event.tab, 'accountId', /^alice@sandbox.example \(Provider A\)$/);
+		await pickFromList(event.tab, 'calendarIds', /Personal/);
 		await event.tab.keyboard.press('Escape');
 		await event.tab.click('[data-test-id="node-execute-button"]');
 		await event.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
