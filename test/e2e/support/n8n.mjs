@@ -33,6 +33,16 @@ export class N8nHarness {
 		return harness;
 	}
 
+	/**
+	 * A harness for the CLI of an n8n whose environment was set up elsewhere (the queue stack's
+	 * main instance): same database, user folder and settings.
+	 */
+	static attach(info, env) {
+		const harness = new N8nHarness();
+		Object.assign(harness, { info, env, userFolder: env.N8N_USER_FOLDER });
+		return harness;
+	}
+
 	async cli(args, options = {}) {
 		return await runN8nCli(this.info, args, { env: { ...this.env, ...(options.env ?? {}) }, timeoutMs: options.timeoutMs });
 	}
