@@ -2,13 +2,22 @@
  * The restart test of both triggers, shared by queue mode (queue-mode.test.mjs) and
  * single-process n8n (restart.test.mjs). While a task trigger and an event trigger are published,
  * randomized task and event changes are made in the sandbox and n8n's main process is killed
- * (SIGKILL) at random moments, some of them while a trigger is polling, and started again. What
- * the triggers delivered is read back from n8n's execution records.
+ * (SIGKILL) and started again: every other kill right after the service answered a trigger's list
+ * call, while that poll is being turned into an execution, the others at random moments; one
+ * outage lasts longer than a poll interval. What the triggers delivered is read back from n8n's
+ * execution records.
  *
  * Every change must be delivered exactly once. For that to be a strict rule, a task or event is
  * changed again only after its previous version was delivered: no change can be hidden by a
  * later one before any poll saw it (a polling trigger only ever sees the current version).
+ *
+ * One loss is n8n's, not the trigger's: with n8n's default static data, a poll that returns items
+ * has its static data saved before its execution is stored, so a kill between the two keeps the
+ * poll's state and loses its items. When the caller can read the stored static data after a kill,
+ * such losses are told apart: the change was first read by the killed poll, and the static data
+ * stored at the kill already counts it as delivered.
  */
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 
 import { parseFlatted } from '../../../scripts/n8n-rest.mjs';
@@ -30,16 +39,22 @@ export function seededRandom(seed) {
 	};
 }
 
-/**
- * Poll times that start a poll every ten seconds: six "Custom (Cron)" entries, each firing once a
- * minute (n8n refuses a single expression that fires more often than once a minute).
- */
-export function everyTenSeconds(offsetSeconds = 0) {
-	return { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${(second + offsetSeconds) % 60} * * * * *` })) };
-}
+/** n8n's "Every Minute" poll time. */
+export const EVERY_MINUTE = { intervalMs: 60_000, pollTimes: () => ({ item: [{ mode: 'everyMinute' }] }) };
 
-/** A task trigger and an event trigger workflow, polling every ten seconds. */
-export function restartTriggerWorkflows(prefix, idSuffix) {
+/**
+ * A poll every ten seconds: six "Custom (Cron)" poll times, each firing once a minute (n8n refuses
+ * one expression that fires more often than once a minute).
+ */
+export const EVERY_TEN_SECONDS = {
+	intervalMs: 10_000,
+	pollTimes: (offsetSeconds) => ({
+		item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${(second + offsetSeconds) % 60} * * * * *` })),
+	}),
+};
+
+/** A task trigger and an event trigger workflow, polling on `schedule` (the event trigger 5 s later). */
+export function restartTriggerWorkflows(prefix, idSuffix, schedule) {
 	const trigger = (id, name, type, parameters) => ({
 		id,
 		name,
@@ -60,13 +75,14 @@ export function restartTriggerWorkflows(prefix, idSuffix) {
 		pinData: {},
 	});
 	return {
+		schedule,
 		task: trigger(`ctsRestartTask${idSuffix}`, `Restarts: task trigger (${idSuffix})`, 'ctsTaskTrigger', {
-			pollTimes: everyTenSeconds(0),
+			pollTimes: schedule.pollTimes(0),
 			events: ['created', 'updated'],
 			filters: {},
 		}),
 		event: trigger(`ctsRestartEvnt${idSuffix}`, `Restarts: event trigger (${idSuffix})`, 'ctsEventTrigger', {
-			pollTimes: everyTenSeconds(5),
+			pollTimes: schedule.pollTimes(5),
 			...CALENDAR,
 			calendarIds: CALENDAR.calendarId,
 			events: ['created', 'updated', 'cancelled'],
@@ -224,30 +240,77 @@ export async function waitFor(check, timeoutMs, what, everyMs = 500) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Workflow ID -> static data, from exported workflows. */
+export function storedStaticData(exported) {
+	return Object.fromEntries(exported.map((workflow) => [workflow.id, workflow.staticData]));
+}
+
 /**
- * Runs the scenario on published trigger workflows. The caller provides how to kill and start
- * n8n's main process (and optionally a worker), and a REST client getter (the session survives
- * restarts). Kill number `longOutageKill` keeps main down for 25 s.
+ * Whether a trigger's stored static data counts the change as delivered: the task cursor is past
+ * its version, or the event trigger knows the event at that version (or no longer knows it, for a
+ * cancellation).
+ */
+function storedStateCovers(staticData, change) {
+	const at = change.key.lastIndexOf('@');
+	const id = change.key.slice(change.key.indexOf(':') + 1, at);
+	const version = change.key.slice(at + 1);
+	if (change.kind === 'task') {
+		const cursor = staticData?.[`node:${TASK_TRIGGER}`]?.cursor;
+		if (!cursor?.updated) return false;
+		return Date.parse(version) < Date.parse(cursor.updated) || (version === cursor.updated && cursor.idsAtUpdated.includes(id));
+	}
+	const known = staticData?.[`node:${EVENT_TRIGGER}`]?.state?.known;
+	if (!known) return false;
+	return version === 'cancelled' ? !(id in known) : known[id]?.updated === version;
+}
+
+/**
+ * Imports and publishes the two trigger workflows, and resolves once each trigger has polled
+ * twice: publishing runs the first poll, and with durable poller cursors only a scheduled poll
+ * stores where the trigger starts (n8n 2.41.1 does not store the cursor of the activation poll).
+ */
+export async function publishTriggers({ cli, rest, sandbox, triggers }) {
+	await cli.importWorkflows([triggers.task, triggers.event]);
+	for (const workflow of [triggers.task, triggers.event]) await rest.activateWorkflow(workflow.id);
+	await waitFor(
+		async () => {
+			const calls = await sandbox.requests();
+			return ['/v3/tasks/list', '/v3/events/list'].every((path) => calls.filter((call) => call.path === path).length >= 2);
+		},
+		Math.max(3 * triggers.schedule.intervalMs, 60_000),
+		'two polls of each trigger',
+		1000,
+	);
+	await sleep(2000);
+}
+
+/**
+ * Runs the scenario on the published `triggers` (restartTriggerWorkflows, publishTriggers). The caller provides how to
+ * kill and start n8n's main process (and optionally a worker), a REST client getter (its session
+ * survives restarts) and, to tell n8n's losses apart, `readStoredStaticData()`: workflow ID ->
+ * static data as stored in the database, read while main is down.
  *
  * @returns counts, the changes, the deliveries, the intervals from each kill until main was
- *   started again (no n8n process of the instance's main role ran then), and a timeline
+ *   started again, and a timeline
  */
 export async function runRestartScenario({
 	sandbox,
 	rest,
-	workflows,
+	triggers,
 	seed,
 	taskChanges,
 	eventChanges,
 	mainKills,
-	longOutageKill,
 	killMain,
 	startMain,
 	killWorker,
 	startWorker,
+	readStoredStaticData,
 	log = () => {},
 }) {
 	const random = seededRandom(seed);
+	const workflows = { task: triggers.task.id, event: triggers.event.id };
+	const { intervalMs } = triggers.schedule;
 	const deliveries = new Deliveries(workflows);
 	const changes = new ChangeMaker(sandbox, random, (key) => deliveries.count(key) > 0);
 	const downIntervals = [];
@@ -259,22 +322,25 @@ export async function runRestartScenario({
 	};
 	let mainUp = true;
 	let chaosDone = false;
+	/** Kills right after a trigger's list call: that call, and the static data stored at the kill. */
+	const pollKills = [];
 	let failure;
 
-	// Reads deliveries while main is up; a refresh that fails because main just died is repeated later.
-	const collect = async () => {
-		while (!chaosDone || !changesDone()) {
-			if (mainUp) await deliveries.refresh(rest()).catch(() => {});
-			await sleep(2000);
-		}
-	};
 	const changesDone = () => {
 		const made = changes.counts();
 		return made.task >= taskChanges && made.event >= eventChanges;
 	};
-	// About three task changes for every event change, at about four changes a second.
+	const running = () => !failure && (!chaosDone || !changesDone());
+	// Reads deliveries while main is up; a refresh that fails because main just died is repeated later.
+	const collect = async () => {
+		while (running()) {
+			if (mainUp) await deliveries.refresh(rest()).catch(() => {});
+			await sleep(2000);
+		}
+	};
+	// Task and event changes in the proportion asked for, about four a second.
 	const change = async () => {
-		while (!failure && (!chaosDone || !changesDone())) {
+		while (running()) {
 			const made = changes.counts();
 			const wantTask = made.event >= eventChanges || (made.task < taskChanges && random() < taskChanges / (taskChanges + eventChanges));
 			await (wantTask ? changes.changeTask() : changes.changeEvent());
@@ -282,53 +348,70 @@ export async function runRestartScenario({
 		}
 	};
 	const chaos = async () => {
-		try {
-			for (let kill = 1; kill <= mainKills; kill++) {
-				await sleep(8000 + random() * 12_000);
-				if (random() < 0.5) {
-					// While a trigger polls: right after the service answered one of its list calls.
-					await sandbox.nextRequest((call) => call.path.endsWith('/list'), 30_000);
-					await sleep(random() * 40);
-					mainUp = false;
-					await killMain();
-					mark(`main killed (${kill}) while a trigger was polling`);
-				} else {
-					mainUp = false;
-					await killMain();
-					mark(`main killed (${kill})`);
-				}
-				const downSince = Date.now();
-				if (kill === 2 && killWorker) {
-					await killWorker();
-					mark('worker-1 killed');
-				}
-				// Usually started again within seconds; once it stays down for 25 s (more than two poll times).
-				await sleep(kill === longOutageKill ? 25_000 : random() * 3000);
-				downIntervals.push([downSince, Date.now()]);
-				await startMain();
-				mainUp = true;
-				mark(`main started again (${kill})`);
-				if (kill === 2 && startWorker) {
-					await startWorker();
-					mark('worker-1 started again');
-				}
+		for (let kill = 1; kill <= mainKills; kill++) {
+			await sleep(4000 + random() * 8000);
+			// Every other kill while a trigger polls: right after the service answered its list call.
+			const pollCall = kill % 2 === 1 ? await sandbox.nextRequest((call) => call.path.endsWith('/list'), 2.5 * intervalMs + 10_000) : undefined;
+			if (pollCall) await sleep(random() * 40);
+			mainUp = false;
+			await killMain();
+			const downSince = Date.now();
+			mark(`main killed (${kill})${pollCall ? ` while polling (${pollCall.path})` : ''}`);
+			if (pollCall) pollKills.push({ path: pollCall.path, time: Date.parse(pollCall.time), stored: await readStoredStaticData?.() });
+			if (kill === 2 && killWorker) {
+				await killWorker();
+				mark('worker-1 killed');
 			}
-		} catch (error) {
-			failure = error;
-		} finally {
-			chaosDone = true;
+			// Usually started again within seconds; once down for more than a poll interval.
+			await sleep(kill === 3 ? intervalMs + 2000 : random() * 3000);
+			downIntervals.push([downSince, Date.now()]);
+			await startMain();
+			mainUp = true;
+			mark(`main started again (${kill})`);
+			if (kill === 2 && startWorker) {
+				await startWorker();
+				mark('worker-1 started again');
+			}
 		}
 	};
-	await Promise.all([collect(), change().catch((error) => (failure = error)), chaos()]);
+	const guard = (task) => task().catch((error) => (failure ??= error));
+	await Promise.all([
+		guard(collect),
+		guard(change),
+		guard(chaos).finally(() => (chaosDone = true)),
+	]);
 	if (failure) throw failure;
 	mark(`changes stopped: ${JSON.stringify(changes.counts())}`);
 
-	// Settle: until every change is delivered, or nothing new arrived for four poll intervals.
+	// A lost change is n8n's loss when the first poll that read it was killed and the static data
+	// stored at that kill already counts it as delivered.
+	let listCalls = [];
+	const lostByN8n = (change) => {
+		const path = change.kind === 'task' ? '/v3/tasks/list' : '/v3/events/list';
+		const workflowId = workflows[change.kind];
+		return pollKills.some(
+			(kill) =>
+				kill.path === path &&
+				change.at < kill.time &&
+				listCalls
+					.filter((call) => call.path === path && call.time > change.at && call.time < kill.time)
+					.every((call) => pollKills.some((other) => other.path === path && other.time === call.time)) &&
+				storedStateCovers(kill.stored?.[workflowId], change),
+		);
+	};
+	const readListCalls = async () => {
+		listCalls = (await sandbox.requests()).filter((call) => call.path.endsWith('/list')).map((call) => ({ path: call.path, time: Date.parse(call.time) }));
+	};
+
+	// Settle: until every change is delivered (or lost by n8n), or nothing new arrived for two poll intervals.
 	let lastNew = Date.now();
 	let known = deliveries.byKey.size;
-	while (Date.now() - lastNew < 40_000 && changes.changes.some((c) => deliveries.count(c.key) === 0)) {
+	const pending = () => changes.changes.some((change) => deliveries.count(change.key) === 0 && !lostByN8n(change));
+	await readListCalls();
+	while (Date.now() - lastNew < 2 * intervalMs + 5000 && pending()) {
 		await sleep(2000);
 		await deliveries.refresh(rest());
+		await readListCalls();
 		if (deliveries.byKey.size !== known) {
 			known = deliveries.byKey.size;
 			lastNew = Date.now();
@@ -337,18 +420,69 @@ export async function runRestartScenario({
 	await deliveries.refresh(rest());
 	mark('settled');
 
-	const counted = { changes: changes.changes.length, tasks: 0, events: 0, delivered: 0, lost: 0, duplicated: 0, wrongEvent: 0, unexpected: 0 };
+	const lostKeys = [];
+	const counts = {
+		changes: changes.changes.length,
+		tasks: 0,
+		events: 0,
+		delivered: 0,
+		lost: 0,
+		lostBetweenStaticDataAndExecution: 0,
+		duplicated: 0,
+		wrongEvent: 0,
+		unexpected: 0,
+	};
 	const expectedKeys = new Set();
 	for (const change of changes.changes) {
 		expectedKeys.add(change.key);
-		counted[change.kind === 'task' ? 'tasks' : 'events']++;
+		counts[change.kind === 'task' ? 'tasks' : 'events']++;
 		const delivered = deliveries.byKey.get(change.key) ?? [];
-		if (delivered.length === 0) counted.lost++;
-		else counted.delivered++;
-		if (delivered.length > 1) counted.duplicated += delivered.length - 1;
-		if (delivered.some((entry) => entry.triggerEvent !== change.expected)) counted.wrongEvent++;
+		if (delivered.length > 0) counts.delivered++;
+		else if (lostByN8n(change)) counts.lostBetweenStaticDataAndExecution++;
+		else {
+			counts.lost++;
+			lostKeys.push(change.key);
+		}
+		if (delivered.length > 1) counts.duplicated += delivered.length - 1;
+		if (delivered.some((entry) => entry.triggerEvent !== change.expected)) counts.wrongEvent++;
 	}
-	for (const key of deliveries.byKey.keys()) if (!expectedKeys.has(key)) counted.unexpected++;
-	counted.restarts = downIntervals.length;
-	return { counts: counted, changes: changes.changes, deliveries, downIntervals, timeline };
+	for (const key of deliveries.byKey.keys()) if (!expectedKeys.has(key)) counts.unexpected++;
+	counts.restarts = downIntervals.length;
+	counts.killsWhilePolling = pollKills.length;
+	return { counts, lostKeys, changes: changes.changes, deliveries, downIntervals, timeline, intervalMs };
+}
+
+/** One line with the counts of a run. */
+export function describeCounts(label, counts) {
+	return (
+		`${label}: ${counts.changes} changes (${counts.tasks} task, ${counts.events} event), ${counts.delivered} delivered, ${counts.lost} lost, ` +
+		`${counts.lostBetweenStaticDataAndExecution} lost by n8n between saving static data and storing the execution, ${counts.duplicated} duplicated, ` +
+		`${counts.wrongEvent} with the wrong event, ${counts.unexpected} unexpected; ${counts.restarts} restarts (${counts.killsWhilePolling} killed while polling)`
+	);
+}
+
+/**
+ * The assertions both restart tests share: enough changes and kills, every change delivered
+ * exactly once with the right event, and no poll while the main process was down. Prints the
+ * polls when a delivery rule fails, to see when the triggers polled.
+ */
+export async function assertExactlyOnce(result, { sandbox, taskChanges, eventChanges, mainKills }) {
+	const { counts } = result;
+	const calls = await sandbox.requests();
+	if (counts.lost + counts.lostBetweenStaticDataAndExecution + counts.duplicated + counts.wrongEvent + counts.unexpected > 0) {
+		const polls = calls.filter((call) => call.path.endsWith('/list')).map((call) => `${call.time.slice(11, 23)} ${call.path} ${call.query.updatedAfter ?? call.query.start ?? ''}`);
+		console.log(`${result.timeline.join('\n')}\npolls:\n${polls.join('\n')}`);
+	}
+	assert.ok(counts.tasks >= taskChanges && counts.events >= eventChanges, JSON.stringify(counts));
+	assert.ok(counts.restarts >= mainKills);
+	assert.equal(counts.lost, 0, `lost: ${result.lostKeys.slice(0, 20).join(', ')}`);
+	assert.equal(counts.duplicated, 0, 'delivered more than once');
+	assert.equal(counts.wrongEvent, 0, 'delivered with another trigger event than the change');
+	assert.equal(counts.unexpected, 0, 'delivered without a matching change');
+	// Polls come from the main process only: none while it was down.
+	for (const [from, to] of result.downIntervals) {
+		const during = calls.filter((call) => call.path.endsWith('/list') && Date.parse(call.time) > from + 1000 && Date.parse(call.time) < to);
+		assert.deepEqual(during, [], `list calls while main was down (${new Date(from).toISOString()} to ${new Date(to).toISOString()})`);
+	}
+	assert.ok(result.downIntervals.some(([from, to]) => to - from > result.intervalMs), 'one outage spans a poll time of each trigger');
 }
