@@ -73,10 +73,11 @@ function assertReachable(folder, user) {
 
 /**
  * A server process started here, with its output kept (and copied to `logFile`). Resolves once
- * `readyPattern` appears in its output. `stop()` and `kill()` signal this PID only.
+ * `readyPattern` appears in its output. `stop()` and `kill()` signal this PID only. `detached`
+ * puts it in its own process group, so a Ctrl-C in the terminal reaches only the caller.
  */
-async function startService({ name, command, args, env = process.env, uid, gid, readyPattern, logFile, stopSignal = 'SIGTERM', timeoutMs = 60_000 }) {
-	const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...(uid === undefined ? {} : { uid, gid }) });
+async function startService({ name, command, args, env = process.env, uid, gid, readyPattern, logFile, stopSignal = 'SIGTERM', detached = false, timeoutMs = 60_000 }) {
+	const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached, ...(uid === undefined ? {} : { uid, gid }) });
 	const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
 	let output = '';
 	const collect = (chunk) => {
@@ -123,7 +124,7 @@ async function startService({ name, command, args, env = process.env, uid, gid, 
  * trust authentication on loopback, database and user "n8n"), its unix socket in that folder.
  * `fast` trades crash safety of the database for speed (tests: nothing there outlives the run).
  */
-export async function startPostgres({ dataDir, port, logFile, fast = false }) {
+export async function startPostgres({ dataDir, port, logFile, fast = false, detached = false }) {
 	const bin = postgresBinDir();
 	const user = postgresOsUser();
 	const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
@@ -150,6 +151,7 @@ export async function startPostgres({ dataDir, port, logFile, fast = false }) {
 		...asUser,
 		readyPattern: /database system is ready to accept connections/,
 		logFile,
+		detached,
 		// "Fast" shutdown: roll back open transactions and stop, without waiting for clients.
 		stopSignal: 'SIGINT',
 	});
@@ -160,7 +162,7 @@ export async function startPostgres({ dataDir, port, logFile, fast = false }) {
 }
 
 /** Redis on 127.0.0.1:`port`, nothing saved to disk: the queue only lives while the stack runs. */
-export async function startRedis({ dir, port, logFile }) {
+export async function startRedis({ dir, port, logFile, detached = false }) {
 	mkdirSync(dir, { recursive: true });
 	const server = await startService({
 		name: 'Redis',
@@ -168,6 +170,7 @@ export async function startRedis({ dir, port, logFile }) {
 		args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'],
 		readyPattern: /Ready to accept connections/,
 		logFile,
+		detached,
 	});
 	return { ...server, port };
 }
@@ -187,10 +190,11 @@ export class QueueStack {
 	 * @param {number} [options.mainPort]      the editor's port (a free one)
 	 * @param {object} [options.env]           more variables for every n8n process
 	 * @param {boolean} [options.fastDatabase] PostgreSQL without fsync (tests)
+	 * @param {boolean} [options.detached]     every process in its own process group (a terminal's Ctrl-C reaches only the caller)
 	 * @param {(name: string, text: string) => void} [options.onOutput]  every n8n process's output
 	 */
-	constructor({ info, stateDir, tarball, workers = 2, mainPort, env = {}, fastDatabase = false, onOutput }) {
-		Object.assign(this, { info, stateDir, tarball, workerCount: workers, mainPort, extraEnv: env, fastDatabase, onOutput });
+	constructor({ info, stateDir, tarball, workers = 2, mainPort, env = {}, fastDatabase = false, detached = false, onOutput }) {
+		Object.assign(this, { info, stateDir, tarball, workerCount: workers, mainPort, extraEnv: env, fastDatabase, detached, onOutput });
 		this.workers = [];
 		this.logDir = join(stateDir, 'logs');
 	}
@@ -206,8 +210,9 @@ export class QueueStack {
 			port: await freePort(),
 			logFile: join(this.logDir, 'postgres.log'),
 			fast: this.fastDatabase,
+			detached: this.detached,
 		});
-		this.redis = await startRedis({ dir: join(this.stateDir, 'redis'), port: await freePort(), logFile: join(this.logDir, 'redis.log') });
+		this.redis = await startRedis({ dir: join(this.stateDir, 'redis'), port: await freePort(), logFile: join(this.logDir, 'redis.log'), detached: this.detached });
 		for (const name of ['main', ...this.workerNames()]) {
 			const userFolder = join(this.stateDir, name);
 			mkdirSync(userFolder, { recursive: true });
@@ -258,7 +263,7 @@ export class QueueStack {
 	async startMain(env = {}) {
 		if (this.main && !this.main.hasExited()) throw new Error('The main instance is running');
 		this.mainEnv = await this.processEnv('main', { env });
-		this.main = await startN8n(this.info, this.mainEnv, { onOutput: this.outputTo('main'), timeoutMs: 240_000 });
+		this.main = await startN8n(this.info, this.mainEnv, { onOutput: this.outputTo('main'), timeoutMs: 240_000, detached: this.detached });
 		return this.main;
 	}
 
@@ -272,7 +277,7 @@ export class QueueStack {
 		if (this.workers[index] && !this.workers[index].hasExited()) throw new Error(`${name} is running`);
 		// Workers log at info level: their readiness and each execution they start.
 		const env = await this.processEnv(name, { port: await freePort(), env: { N8N_LOG_LEVEL: 'info' } });
-		this.workers[index] = await startN8nWorker(this.info, env, { onOutput: this.outputTo(name), timeoutMs: 240_000 });
+		this.workers[index] = await startN8nWorker(this.info, env, { onOutput: this.outputTo(name), timeoutMs: 240_000, detached: this.detached });
 		return this.workers[index];
 	}
 

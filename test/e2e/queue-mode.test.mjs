@@ -237,10 +237,19 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		const requested = batches.flat().map((task) => task.title);
 		const failedItems = requested.filter((title) => !created.includes(title)).length;
 		const split = {};
-		for (const execution of executions) split[ranOn.get(String(execution.id)) ?? 'main'] = (split[ranOn.get(String(execution.id)) ?? 'main'] ?? 0) + 1;
+		const errors = [];
+		for (const execution of executions) {
+			const where = ranOn.get(String(execution.id)) ?? 'main';
+			split[where] = (split[where] ?? 0) + 1;
+			if (execution.status === 'success') continue;
+			const full = await rest.getExecution(execution.id);
+			const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
+			errors.push(data?.resultData?.error?.message);
+		}
 		console.log(
 			`bulk job: ${requested.length} items in ${executions.length} executions ${JSON.stringify(split)}, ${created.length} created, ` +
-				`${failedItems} failed, ${refused} requests answered 429; statuses ${executions.map((execution) => execution.status).join(', ')}`,
+				`${failedItems} failed, ${refused} requests answered 429; statuses ${executions.map((execution) => execution.status).join(', ')}` +
+				(errors.length > 0 ? `; errors: ${errors.join(' | ')}` : ''),
 		);
 		await sandbox.control('limits', { points: null });
 		assert.equal(failedItems, 0);
