@@ -1,13 +1,14 @@
 import type {
 	Icon,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** API key for the current (v3) interface: tasks and calendar events. */
+import { authorizeRequest } from './serviceAddress';
+
+/** API key for the current (v3) interface: tasks and calendar events. Tested by the nodes (`ctsApiTest`). */
 export class CtsApi implements ICredentialType {
 	name = 'ctsApi';
 
@@ -33,53 +34,17 @@ export class CtsApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			required: true,
-			default: 'http://127.0.0.1:8787',
-			placeholder: 'https://api.example.com',
-			description: 'Address of the service, without the /v3 path',
-			hint: 'The default is the local sandbox. Set the service\'s base URL to work with real data.',
+			default: '',
+			placeholder: 'e.g. https://api.example.com',
+			description: 'Address of the service, without the /v3 path. Requests carry the key, so use https for anything but a service on this machine.',
 		},
 	];
 
-	/**
-	 * Adds the `Authorization: ApiKey <…>` header and, for a path without a host, the
-	 * credential's address as base URL, so the nodes need no base URL expression per request.
-	 */
+	/** Adds the Authorization header and the service's address (see {@link authorizeRequest}). */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `ApiKey ${String(credentials.apiKey)}` };
-		if (!requestOptions.baseURL && !/^[a-z][a-z0-9+.-]*:\/\//i.test(requestOptions.url)) {
-			requestOptions.baseURL = String(credentials.baseUrl).replace(/\/+$/, '');
-		}
-		return requestOptions;
+		return authorizeRequest(requestOptions, `ApiKey ${String(credentials.apiKey)}`, credentials.baseUrl);
 	}
-
-	// Reading a task by an id that cannot exist costs 1 point, changes nothing, and answers
-	// 200 for any valid key.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/v3/tasks',
-			method: 'GET',
-			qs: { id: 'n8n-credential-test' },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'Invalid API key: the service did not accept it' },
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'The API key is valid, but its plan lacks API access',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 429, message: 'Rate limit reached: try the test again in a few minutes' },
-			},
-		],
-	};
 }

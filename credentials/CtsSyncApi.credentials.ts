@@ -1,13 +1,14 @@
 import type {
 	Icon,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** Bearer token for the older (v1) events interface, which also offers RSVP. */
+import { authorizeRequest } from './serviceAddress';
+
+/** Bearer token for the older (v1) events interface, which also offers RSVP. Tested by the Event node (`ctsSyncApiTest`). */
 export class CtsSyncApi implements ICredentialType {
 	name = 'ctsSyncApi';
 
@@ -33,82 +34,17 @@ export class CtsSyncApi implements ICredentialType {
 			name: 'syncUrl',
 			type: 'string',
 			required: true,
-			default: 'http://127.0.0.1:8787',
-			placeholder: 'https://sync.example.com',
-			description: 'Address of the v1 events interface, without the /v1 path',
-			hint: 'The default is the local sandbox. Set the service\'s sync URL to work with real data.',
+			default: '',
+			placeholder: 'e.g. https://sync.example.com',
+			description: 'Address of the v1 events interface, without the /v1 path. Requests carry the token, so use https for anything but a service on this machine.',
 		},
 	];
 
-	/**
-	 * Adds the `Authorization: Bearer <…>` header and, for a path without a host, the
-	 * credential's address as base URL, so the nodes need no base URL expression per request.
-	 */
+	/** Adds the Authorization header and the service's address (see {@link authorizeRequest}). */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` };
-		if (!requestOptions.baseURL && !/^[a-z][a-z0-9+.-]*:\/\//i.test(requestOptions.url)) {
-			requestOptions.baseURL = String(credentials.syncUrl).replace(/\/+$/, '');
-		}
-		return requestOptions;
+		return authorizeRequest(requestOptions, `Bearer ${String(credentials.token)}`, credentials.syncUrl);
 	}
-
-	// The v1 interface has no read that costs 1 point. An update that names no event is
-	// checked for authorization first and then refused with 400, so it costs 1 point and
-	// changes nothing; the error body tells a valid token (400, with an errorRef) from an
-	// invalid one (401) or a plan without API access (403).
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.syncUrl.replace(/\\/+$/, "")}}',
-			url: '/v1/events/update',
-			method: 'POST',
-			body: {},
-			json: true,
-			ignoreHttpStatusErrors: true,
-		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'status',
-					value: 401,
-					message: 'Invalid or expired token: the service did not accept it',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'status',
-					value: 403,
-					message: 'The token is valid, but its plan lacks API access',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'status',
-					value: 429,
-					message: 'Rate limit reached: try the test again in a few minutes',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'status',
-					value: 404,
-					message: 'The Sync URL did not answer like the service: check the address',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'errorRef',
-					value: undefined,
-					message: 'The Sync URL did not answer like the service: check the address',
-				},
-			},
-		],
-	};
 }

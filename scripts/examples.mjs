@@ -51,6 +51,8 @@ function chain(name, prefix, credentials, steps, notes = []) {
 }
 
 const id = (node) => `={{ $('${node}').item.json.id }}`;
+/** An ID from an earlier node in a Task or Event field, stored as n8n's editor stores an expression there ("By ID"). */
+const idOf = (node) => ({ __rl: true, mode: 'id', value: id(node) });
 
 /**
  * @param {string} prefix  node type prefix
@@ -65,7 +67,10 @@ export function exampleWorkflows(prefix, credentials) {
 		...extra,
 	});
 	const v1 = (name, parameters, extra = {}) => event(name, { ...parameters, authentication: 'v1' }, { credential: 'sync', ...extra });
-	const calendar = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
+	// The sandbox's calendar as picked from the Calendar list: with the real service, pick yours.
+	const calendar = {
+		calendarId: { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-primary', cachedResultName: 'Personal (alice@sandbox.example, Provider A)' },
+	};
 
 	return [
 		chain(
@@ -80,21 +85,21 @@ export function exampleWorkflows(prefix, credentials) {
 						description: 'Created by the example workflow',
 						due: '={{ $now.plus({ days: 1 }).set({ hour: 17, minute: 0 }).toISO() }}',
 						priority: 2,
-						tags: 'example',
+						tags: ['tag-alice-work'],
 					},
 				}),
-				task('Add Subtask', { operation: 'create', title: 'A step of it', additionalFields: { parentTaskId: id('Create Task') } }),
+				task('Add Subtask', { operation: 'create', title: 'A step of it', additionalFields: { parentTaskId: idOf('Create Task') } }),
 				task('Update Task', {
 					operation: 'update',
-					taskId: id('Create Task'),
+					taskId: idOf('Create Task'),
 					updateFields: { progress: 'in-process', title: 'Try the CTS nodes (started)' },
 					returnTask: true,
 				}),
-				task('Close Task', { operation: 'close', taskId: id('Create Task'), returnTask: true }),
-				task('Reopen Task', { operation: 'reopen', taskId: id('Create Task'), returnTask: true }),
+				task('Close Task', { operation: 'close', taskId: idOf('Create Task'), returnTask: true }),
+				task('Reopen Task', { operation: 'reopen', taskId: idOf('Create Task'), returnTask: true }),
 				task('List Open Tasks', { operation: 'getAll', returnAll: true }, { branch: true }),
-				task('Delete Task', { operation: 'delete', taskId: id('Create Task') }, { after: 'Reopen Task' }),
-				task('Read Deleted Task', { operation: 'get', taskId: id('Create Task') }),
+				task('Delete Task', { operation: 'delete', taskId: idOf('Create Task') }, { after: 'Reopen Task' }),
+				task('Read Deleted Task', { operation: 'get', taskId: idOf('Create Task') }),
 			],
 			[note('## Task round trip\nCreates a task and a subtask, updates, closes and reopens it, lists the open tasks, deletes the task (with its subtask) and reads it back (`deleted: true`).\n\nClick **Execute workflow**, then open each node to see its output.', [0, -40], [560, 220])],
 		),
@@ -123,8 +128,8 @@ export function exampleWorkflows(prefix, credentials) {
 					'List Occurrences',
 					{
 						operation: 'getAll',
-						accountId: calendar.accountId,
-						calendarIds: calendar.calendarId,
+						accountId: 'acc-alice-a',
+						calendarIds: ['cal-alice-a-primary'],
 						start: '={{ $now.toISO() }}',
 						end: '={{ $now.plus({ months: 3 }).toISO() }}',
 						returnAll: true,
@@ -145,7 +150,7 @@ export function exampleWorkflows(prefix, credentials) {
 					},
 					{ after: 'Read Series' },
 				),
-				event('Delete Series', { operation: 'delete', eventId: id('Create Series'), ...calendar, seriesUpdateMode: 'all' }),
+				event('Delete Series', { operation: 'delete', eventId: idOf('Create Series'), ...calendar, seriesUpdateMode: 'all' }),
 			],
 			[note('## Event round trip (v3, API key)\nCreates a weekly series of 6 occurrences, reads it, lists its occurrences for the next 3 months, renames one occurrence and deletes the whole series.\n\nDisable **Delete Series** to keep the events.', [0, -40], [560, 220])],
 		),

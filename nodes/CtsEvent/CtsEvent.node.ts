@@ -1,9 +1,15 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
+import { getAccountCalendars, getAccounts } from '../shared/calendarLists';
+import { ctsApiTest, ctsSyncApiTest } from '../shared/credentialTests';
 import { getTimeZones } from '../shared/timeZones';
-import { transportProperty } from '../shared/transport';
+import { pointBudgetOption, transportProperty } from '../shared/transport';
+import { searchCalendars } from './listSearch/searchCalendars';
+import { searchEvents } from './listSearch/searchEvents';
+import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
 import { getManyEvents } from './resources/event/getAll';
+import { EVENT_RESOURCE } from './shared/eventFields';
 
 export class CtsEvent implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,14 +19,14 @@ export class CtsEvent implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"] + " (" + $parameter["authentication"] + ")"}}',
-		description: 'Create, read, update, delete and answer calendar events in the Calendar and Task Service',
+		description: 'Create, read, update, delete and answer calendar events, and list calendars, in the Calendar and Task Service',
 		defaults: { name: 'CTS Event' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'ctsApi', required: true, displayOptions: { show: { authentication: ['v3'] } } },
-			{ name: 'ctsSyncApi', required: true, displayOptions: { show: { authentication: ['v1'] } } },
+			{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest', displayOptions: { show: { authentication: ['v3'] } } },
+			{ name: 'ctsSyncApi', required: true, testedBy: 'ctsSyncApiTest', displayOptions: { show: { authentication: ['v1'] } } },
 		],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: {
@@ -46,14 +52,34 @@ export class CtsEvent implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Event', value: 'event' }],
-				default: 'event',
+				displayOptions: { show: { authentication: ['v3'] } },
+				options: [
+					{ name: 'Calendar', value: CALENDAR_RESOURCE },
+					{ name: 'Event', value: EVENT_RESOURCE },
+				],
+				default: EVENT_RESOURCE,
+			},
+			{
+				// The v1 credential cannot list calendars.
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { authentication: ['v1'] } },
+				options: [{ name: 'Event', value: EVENT_RESOURCE }],
+				default: EVENT_RESOURCE,
 			},
 			...eventDescription,
+			...calendarDescription,
+			pointBudgetOption,
 		],
 	};
 
-	methods = { loadOptions: { getTimeZones } };
+	methods = {
+		loadOptions: { getTimeZones, getAccounts, getAccountCalendars },
+		listSearch: { searchCalendars, searchEvents },
+		credentialTest: { ctsApiTest, ctsSyncApiTest },
+	};
 
 	customOperations = { event: { getAll: getManyEvents } };
 }

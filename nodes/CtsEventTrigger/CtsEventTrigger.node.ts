@@ -8,9 +8,12 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../shared/calendarLists';
 import { serviceStatus } from '../shared/errors';
+import { ctsApiTest } from '../shared/credentialTests';
 import { toStringList } from '../shared/fields';
-import { ctsRequest, ctsResponse } from '../shared/transport';
+import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
+import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { MAX_WINDOW_MONTHS } from '../shared/windows';
 import { withEnd } from '../CtsEvent/shared/eventOutput';
 import { decide, type EventTriggerState, type TriggerEvent } from './state';
@@ -35,25 +38,9 @@ export class CtsEventTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'ctsApi', required: true }],
+		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		properties: [
-			{
-				displayName: 'Account ID',
-				name: 'accountId',
-				type: 'string',
-				required: true,
-				default: '',
-				description: 'Calendar account to watch',
-			},
-			{
-				displayName: 'Calendar IDs',
-				name: 'calendarIds',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. cal-primary, cal-team',
-				description: 'One or more calendars of that account, separated by commas',
-			},
+			...accountAndCalendarsFields(undefined, 'to watch'),
 			{
 				displayName: 'Trigger On',
 				name: 'events',
@@ -61,7 +48,7 @@ export class CtsEventTrigger implements INodeType {
 				required: true,
 				options: [
 					{ name: 'Event Cancelled or Deleted', value: 'cancelled', description: 'An event or occurrence in the window was deleted or cancelled' },
-					{ name: 'Event Created', value: 'created', description: 'An event or occurrence appears in the window for the first time' },
+					{ name: 'Event Created', value: 'created', description: 'An event (or the occurrences of a new series) was created since the previous check. Occurrences that only come into view as time passes do not count: use Event Starting for those.' },
 					{ name: 'Event Ended', value: 'ended', description: 'An occurrence ended' },
 					{ name: 'Event Starting', value: 'started', description: 'An occurrence starts within the chosen number of minutes' },
 					{ name: 'Event Updated', value: 'updated', description: 'An event or occurrence in the window changed' },
@@ -86,6 +73,12 @@ export class CtsEventTrigger implements INodeType {
 				description: `How far ahead to watch. Each check lists this window once (10 points); at most ${MAX_WINDOW_DAYS} days, what one list call allows.`,
 			},
 			{
+				displayName: TRIGGER_BUDGET_NOTICE,
+				name: 'budgetNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Look Back (Days)',
 				name: 'lookBackDays',
 				type: 'number',
@@ -93,8 +86,18 @@ export class CtsEventTrigger implements INodeType {
 				default: 0,
 				description: 'Also watch events that started up to this many days ago (for changes to recent events)',
 			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [budgetShareOption],
+			},
 		],
 	};
+
+	methods = { loadOptions: { getAccounts, getAccountCalendars }, credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState };
@@ -105,11 +108,14 @@ export class CtsEventTrigger implements INodeType {
 		const lookAheadMs = Number(this.getNodeParameter('lookAheadDays', 14)) * DAY_MS;
 		const lookBackMs = Number(this.getNodeParameter('lookBackDays', 0)) * DAY_MS;
 		if (!accountId || calendarIds.length === 0) {
-			throw new NodeOperationError(this.getNode(), 'Account ID and Calendar IDs: enter the account and at least one of its calendars');
+			throw new NodeOperationError(this.getNode(), 'Account and Calendars: choose the account and at least one of its calendars');
 		}
 		if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
 			throw new NodeOperationError(this.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);
 		}
+
+		const { budgetShare = DEFAULT_BUDGET_SHARE } = this.getNodeParameter('options', {}) as { budgetShare?: number };
+		if (!(await checkFitsBudget(this, budgetShare))) return null;
 
 		const previous = staticData.state;
 		// The window is placed on the service's time, carried forward on the local clock since the
@@ -133,15 +139,15 @@ export class CtsEventTrigger implements INodeType {
 			});
 			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
 			// The service's clock never runs backwards for the trigger.
-			const answeredAt = Math.max(Date.parse(String(response.headers.date ?? '')) || aroundMs, previous?.serviceTimeMs ?? 0);
-			return { listed, answeredAt, startMs, endMs };
+			const serviceNow = Math.max(answeredAt(response) ?? aroundMs, previous?.serviceTimeMs ?? 0);
+			return { listed, serviceNowMs: serviceNow, startMs, endMs };
 		};
 		let window = await listWindow(estimateMs);
-		if (Math.abs(window.answeredAt - estimateMs) > CLOCK_SKEW_MS) {
+		if (Math.abs(window.serviceNowMs - estimateMs) > CLOCK_SKEW_MS) {
 			// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
-			window = await listWindow(window.answeredAt);
+			window = await listWindow(window.serviceNowMs);
 		}
-		const { listed, answeredAt: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
+		const { listed, serviceNowMs: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
 		const previousMs = previous?.serviceTimeMs ?? nowMs;
 
 		if (this.getMode() === 'manual') {

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { DateTime, Duration } from 'luxon';
+
+import { localInterval } from '../shared/dates';
 
 /** What the trigger remembers of one event or occurrence in its window. */
 export interface KnownEvent {
@@ -31,16 +33,11 @@ export type TriggerEvent = 'created' | 'updated' | 'cancelled' | 'started' | 'en
 
 /** Start and end instants of an event as the service gives it (LocalDateTime + zone + duration). */
 export function eventInstants(event: IDataObject): { startMs: number; endMs: number } | undefined {
-	if (typeof event.start !== 'string' || typeof event.duration !== 'string') return undefined;
-	// All-day and floating events are read in UTC, as the service reads them for its window.
-	const zone = typeof event.timeZone === 'string' && event.timeZone ? event.timeZone : 'UTC';
-	const start = DateTime.fromISO(event.start, { zone });
-	const duration = Duration.fromISO(event.duration);
-	if (!start.isValid || !duration.isValid) return undefined;
-	return { startMs: start.toMillis(), endMs: start.plus(duration).toMillis() };
+	const interval = localInterval(event.start, event.duration, event.timeZone);
+	return interval && { startMs: interval.start.toMillis(), endMs: interval.end.toMillis() };
 }
 
-/** FNV-1a over the event's JSON with sorted keys, leaving out `updated`. */
+/** A hash of the event's JSON with sorted keys, leaving out `updated`. */
 export function contentHash(event: IDataObject): string {
 	const text = JSON.stringify(event, (key, value: unknown) => {
 		if (key === 'updated') return undefined;
@@ -49,12 +46,7 @@ export function contentHash(event: IDataObject): string {
 		}
 		return value;
 	});
-	let hash = 0x811c9dc5;
-	for (let index = 0; index < text.length; index++) {
-		hash ^= text.charCodeAt(index);
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return hash.toString(16);
+	return createHash('sha1').update(text).digest('base64');
 }
 
 export function snapshot(event: IDataObject): KnownEvent | undefined {
@@ -65,6 +57,18 @@ export function snapshot(event: IDataObject): KnownEvent | undefined {
 		if (typeof event[key] === 'string') known[key] = event[key] as string;
 	}
 	return known;
+}
+
+/**
+ * Whether a service timestamp lies at or after `sinceMs`, the previous poll's time from the
+ * `Date` header. That has whole seconds, so a change in the same second as the previous poll,
+ * after it, counts (nothing created is lost); the price is that an event created in that second
+ * before the poll, outside its window, counts too when it comes into view. An event without the
+ * timestamp counts as new.
+ */
+function createdOrChangedSince(timestamp: unknown, sinceMs: number): boolean {
+	const time = Date.parse(String(timestamp ?? ''));
+	return !Number.isFinite(time) || time >= sinceMs;
 }
 
 export interface PollDecision {
@@ -78,6 +82,11 @@ export interface PollDecision {
  * Compares the events listed now with what the trigger knew. `windowStartMs` is the start of
  * the listed window; `previousMs` and `nowMs` the service times of the previous and this poll;
  * `leadMs` how long before its start an occurrence counts as "starting".
+ *
+ * An event or occurrence the trigger did not know is "created" only when the service created it
+ * after the previous poll (`created`; the occurrences of a new series carry the series'); one
+ * changed since then (`updated`) moved into the window, an update; any other only came into
+ * view as the window moved on, and is learnt without firing.
  */
 export function decide(
 	listed: IDataObject[],
@@ -93,9 +102,13 @@ export function decide(
 		if (!current) continue;
 		known[current.id] = current;
 		const before = state.known[current.id];
-		if (!before) fired.push({ event: 'created', data: event });
-		// A series change also moves `updated` of occurrences it did not touch: only content counts.
-		else if (before.updated !== current.updated && before.content !== current.content) fired.push({ event: 'updated', data: event });
+		if (!before) {
+			if (createdOrChangedSince(event.created, previousMs)) fired.push({ event: 'created', data: event });
+			else if (createdOrChangedSince(event.updated, previousMs)) fired.push({ event: 'updated', data: event });
+		} else if (before.updated !== current.updated && before.content !== current.content) {
+			// A series change also moves `updated` of occurrences it did not touch: only content counts.
+			fired.push({ event: 'updated', data: event });
+		}
 
 		const occurrence = `${current.id}@${current.startMs}`;
 		const startsAt = current.startMs - leadMs;

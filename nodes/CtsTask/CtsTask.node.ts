@@ -1,9 +1,15 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
+import { ctsApiTest } from '../shared/credentialTests';
+import { getTags } from '../shared/tagLists';
 import { getTimeZones } from '../shared/timeZones';
-import { transportProperty } from '../shared/transport';
+import { pointBudgetOption, transportProperty } from '../shared/transport';
+import { searchTags } from './listSearch/searchTags';
+import { searchTasks } from './listSearch/searchTasks';
+import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
 import { getManyTasks } from './resources/task/getAll';
+import { TASK_RESOURCE } from './shared/taskFields';
 
 export class CtsTask implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,12 +19,12 @@ export class CtsTask implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create, read, update, move, complete and delete tasks in the Calendar and Task Service',
+		description: 'Create, read, update, move, complete and delete tasks, and manage tags, in the Calendar and Task Service',
 		defaults: { name: 'CTS Task' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'ctsApi', required: true }],
+		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: {
 			headers: { Accept: 'application/json' },
@@ -32,14 +38,23 @@ export class CtsTask implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Task', value: 'task' }],
-				default: 'task',
+				options: [
+					{ name: 'Tag', value: TAG_RESOURCE },
+					{ name: 'Task', value: TASK_RESOURCE },
+				],
+				default: TASK_RESOURCE,
 			},
 			...taskDescription,
+			...tagDescription,
+			pointBudgetOption,
 		],
 	};
 
-	methods = { loadOptions: { getTimeZones } };
+	methods = {
+		loadOptions: { getTimeZones, getTags },
+		listSearch: { searchTasks, searchTags },
+		credentialTest: { ctsApiTest },
+	};
 
 	customOperations = { task: { getAll: getManyTasks } };
 }

@@ -9,8 +9,11 @@ import {
 } from 'n8n-workflow';
 
 import { priorityOptions } from '../CtsTask/shared/taskFields';
+import { ctsApiTest } from '../shared/credentialTests';
 import { toStringList } from '../shared/fields';
+import { getTags, tagsField } from '../shared/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
+import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 
 export class CtsTaskTrigger implements INodeType {
@@ -26,7 +29,7 @@ export class CtsTaskTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'ctsApi', required: true }],
+		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		properties: [
 			{
 				displayName: 'Trigger On',
@@ -40,9 +43,14 @@ export class CtsTaskTrigger implements INodeType {
 				default: ['created', 'updated'],
 			},
 			{
-				displayName:
-					'Completed and deleted tasks leave the service\'s task list, so completing or deleting a task does not trigger. Each check costs 10 points of the account\'s budget (300 per 15 minutes).',
+				displayName: "Completed and deleted tasks leave the service's task list, so completing or deleting a task does not trigger.",
 				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: TRIGGER_BUDGET_NOTICE,
+				name: 'budgetNotice',
 				type: 'notice',
 				default: '',
 			},
@@ -61,14 +69,7 @@ export class CtsTaskTrigger implements INodeType {
 						default: [],
 						description: 'Only tasks with one of these priorities',
 					},
-					{
-						displayName: 'Tag IDs',
-						name: 'tags',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. tag-1, tag-2',
-						description: 'Only tasks that carry at least one of these tags (IDs separated by commas)',
-					},
+					tagsField('Only tasks that carry at least one of these tags'),
 					{
 						displayName: 'Task List ID',
 						name: 'taskListId',
@@ -78,8 +79,18 @@ export class CtsTaskTrigger implements INodeType {
 					},
 				],
 			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [budgetShareOption],
+			},
 		],
 	};
+
+	methods = { loadOptions: { getTags }, credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node') as IDataObject & { cursor?: TaskCursor };
@@ -96,6 +107,9 @@ export class CtsTaskTrigger implements INodeType {
 			}
 			return [[{ json: sample }]];
 		}
+
+		const { budgetShare = DEFAULT_BUDGET_SHARE } = this.getNodeParameter('options', {}) as { budgetShare?: number };
+		if (!(await checkFitsBudget(this, budgetShare))) return null;
 
 		if (!staticData.cursor) {
 			// First activation: start after the newest change, without firing for existing tasks.

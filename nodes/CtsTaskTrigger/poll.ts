@@ -1,10 +1,8 @@
-import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { listTaskPage, TASK_PAGE_SIZE, walkTasks, type TaskCursor, type TaskWalkResult } from '../shared/taskPaging';
-
-async function listTasks(context: IPollFunctions, updatedAfter: string | undefined, limit: number): Promise<IDataObject[]> {
-	return (await listTaskPage(context, updatedAfter, limit)).tasks;
-}
+import { justBefore } from '../shared/dates';
+import { listTaskPage, requestTaskPage, TASK_PAGE_SIZE, tasksOf, walkTasks, type TaskCursor, type TaskWalkResult } from '../shared/taskPaging';
+import { answeredAt } from '../shared/transport';
 
 /**
  * Whether a task was created after the cursor, rather than only changed. The cursor means:
@@ -24,7 +22,7 @@ function createdSince(task: IDataObject, cursor: TaskCursor): boolean {
  * "updated", and the cursor after them. Throws on any failure, so nothing is half-delivered.
  */
 export async function pollChanges(this: IPollFunctions, cursor: TaskCursor): Promise<TaskWalkResult> {
-	const result = await walkTasks(async (after, limit) => await listTasks(this, after, limit), cursor);
+	const result = await walkTasks(async (after, limit) => await listTaskPage(this, after, limit), cursor);
 	return {
 		...result,
 		tasks: result.tasks.map((task) => ({ ...task, triggerEvent: createdSince(task, cursor) ? 'created' : 'updated' })),
@@ -35,26 +33,30 @@ export async function pollChanges(this: IPollFunctions, cursor: TaskCursor): Pro
 const START_MARGIN_MS = 10 * 60 * 1000;
 
 /**
- * The cursor of a first activation, in one list call (10 points): the tasks changed in the last
- * minutes give the newest `updated` value; with none, the service's time from the answer's `Date`
- * header (less a second: it has whole seconds). Changes before activation are not delivered and
- * none after it are missed; the local clock only bounds the look-back, never sets the cursor.
+ * The cursor of a first activation: the newest `updated` value of the tasks changed in the last
+ * minutes (one list call per 100 of them, usually one), or, when none changed, the service's
+ * time from the answer's `Date` header (less a second: it has whole seconds). Changes before
+ * activation are not delivered and none after it are missed; the local clock only bounds the
+ * look-back. Without a `Date` header (a proxy may remove it) the local clock stands in, set back
+ * by the margin; changes made in that margin before activation may then be delivered, and a log
+ * line says so.
  */
 export async function startCursor(this: IPollFunctions): Promise<TaskCursor> {
-	let answeredAt = Number.NaN;
+	let serviceTime: number | undefined;
 	const result = await walkTasks(
 		async (after, limit) => {
-			const page = await listTaskPage(this, after, limit);
-			answeredAt = page.answeredAt;
-			return page.tasks;
+			const response = await requestTaskPage(this, after, limit);
+			serviceTime = answeredAt(response);
+			return tasksOf(response);
 		},
 		{ updated: new Date(Date.now() - START_MARGIN_MS).toISOString(), idsAtUpdated: [] },
 	);
 	if (result.tasks.length > 0) return result.cursor;
-	if (!Number.isFinite(answeredAt)) {
-		throw new NodeOperationError(this.getNode(), 'The service sent no Date header to start the trigger from');
-	}
-	return { updated: new Date(answeredAt - 1000).toISOString(), idsAtUpdated: [] };
+	if (serviceTime !== undefined) return { updated: new Date(serviceTime - 1000).toISOString(), idsAtUpdated: [] };
+	this.logger.warn(
+		`CTS Task Trigger: the service's answer had no Date header (a proxy may remove it), so the trigger starts from this machine's clock less ${START_MARGIN_MS / 60000} minutes; changes made in those minutes before activation may be delivered.`,
+	);
+	return result.cursor;
 }
 
 /**
@@ -63,11 +65,9 @@ export async function startCursor(this: IPollFunctions): Promise<TaskCursor> {
  * last 30 days, else any open task. Changes nothing.
  */
 export async function fetchTestTask(this: IPollFunctions, cursor: TaskCursor | undefined): Promise<IDataObject | undefined> {
-	const after = cursor?.updated
-		? new Date(Date.parse(cursor.updated) - 1).toISOString()
-		: new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString();
-	let tasks = await listTasks(this, after, TASK_PAGE_SIZE);
-	if (tasks.length === 0) tasks = await listTasks(this, undefined, TASK_PAGE_SIZE);
+	const after = cursor?.updated ? justBefore(cursor.updated) : new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString();
+	let tasks = await listTaskPage(this, after, TASK_PAGE_SIZE);
+	if (tasks.length === 0) tasks = await listTaskPage(this, undefined, TASK_PAGE_SIZE);
 	const task = tasks.at(-1);
 	if (!task) return undefined;
 	return { ...task, triggerEvent: task.created === task.updated ? 'created' : 'updated' };

@@ -14,6 +14,11 @@ export function isIanaZone(zone: unknown): zone is string {
 	return zone.includes('/') && !zone.startsWith('Etc/') && IANAZone.isValidZone(zone);
 }
 
+/** What is wrong with a zone the service would refuse, for an error naming the field. */
+export function notIanaZoneProblem(zone: unknown): string {
+	return `"${String(zone)}" is not an IANA time zone: use a region name such as Europe/Berlin or America/New_York, or UTC (abbreviations such as EST and offsets such as GMT+1 are not accepted)`;
+}
+
 /**
  * Reads a date or date-time the way people give it: ISO 8601 with or without offset
  * (`2026-11-25T17:00:00+01:00`, `2026-11-25T17:00`, `2026-11-25`), `2026-11-25 17:00`, a
@@ -31,11 +36,14 @@ export function parseDateInput(value: unknown, zone: string): DateTime | undefin
 	} else if (typeof value === 'number' && Number.isFinite(value)) {
 		parsed = DateTime.fromMillis(value);
 	} else if (typeof value === 'string' && value.trim() !== '') {
-		const text = value.trim();
-		parsed = DateTime.fromISO(text, { zone, setZone: true });
-		if (!parsed.isValid) parsed = DateTime.fromSQL(text, { zone, setZone: true });
+		parsed = parseText(value.trim(), zone);
 	}
 	return parsed?.isValid ? parsed : undefined;
+}
+
+function parseText(text: string, zone: string): DateTime {
+	const parsed = DateTime.fromISO(text, { zone, setZone: true });
+	return parsed.isValid ? parsed : DateTime.fromSQL(text, { zone, setZone: true });
 }
 
 /** A parsed date as the service's LocalDateTime in `zone` (converting the instant when it had an offset). */
@@ -47,6 +55,49 @@ export function toLocalDateTime(date: DateTime, zone: string): string {
 export function hasExplicitOffset(value: unknown): boolean {
 	if (DateTime.isDateTime(value) || value instanceof Date || typeof value === 'number') return true;
 	return typeof value === 'string' && /(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/.test(value.trim()) && /\d[T ]\d/.test(value);
+}
+
+/**
+ * A wall-clock time that does not exist in `zone`: it falls into the hour a daylight-saving
+ * change skips (02:30 on a spring-forward day in Europe/Berlin). Such a time is read as the
+ * same instant under the offset before the change, i.e. moved forward by the gap (03:30).
+ * Returns the time as written and as it is read, or undefined when the time exists (or the
+ * value carries its own offset).
+ */
+export function skippedWallClock(value: unknown, zone: string): { written: string; readAs: string } | undefined {
+	if (typeof value !== 'string' || hasExplicitOffset(value) || value.trim() === '') return undefined;
+	const written = parseText(value.trim(), 'UTC');
+	const read = parseDateInput(value, zone);
+	if (!written.isValid || !read) return undefined;
+	const asWritten = written.toFormat(LOCAL_DATE_TIME_FORMAT);
+	const asRead = read.setZone(zone).toFormat(LOCAL_DATE_TIME_FORMAT);
+	return asWritten === asRead ? undefined : { written: asWritten, readAs: asRead };
+}
+
+/** The notice for a wall-clock time moved forward by a daylight-saving gap. */
+export function skippedWallClockNotice(field: string, zone: string, gap: { written: string; readAs: string }): string {
+	return `${field}: ${gap.written.replace('T', ' ')} does not exist in ${zone} (the clocks skip that hour for daylight saving time), so it was taken as ${gap.readAs.replace('T', ' ')}`;
+}
+
+/**
+ * Start and end instants of a LocalDateTime plus an ISO 8601 duration in `zone` (all-day and
+ * floating times are read in UTC, as the service reads them for its list window).
+ */
+export function localInterval(
+	start: unknown,
+	duration: unknown,
+	zone: unknown,
+): { start: DateTime; end: DateTime } | undefined {
+	if (typeof start !== 'string' || typeof duration !== 'string') return undefined;
+	const begin = DateTime.fromISO(start, { zone: typeof zone === 'string' && zone ? zone : 'UTC' });
+	const length = Duration.fromISO(duration);
+	if (!begin.isValid || !length.isValid) return undefined;
+	return { start: begin, end: begin.plus(length) };
+}
+
+/** The greatest UTC timestamp before `timestamp` (1 ms earlier): for filters that are strict. */
+export function justBefore(timestamp: string): string {
+	return new Date(Date.parse(timestamp) - 1).toISOString();
 }
 
 /** ISO 8601 duration from hours and minutes, e.g. `PT1H30M`. */

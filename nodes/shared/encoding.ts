@@ -19,3 +19,11 @@ export function alertOffset(minutesBefore: number): string {
 	const minutes = minutesBefore % 60;
 	return `-PT${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}`;
 }
+
+/**
+ * Key of a location the node adds: the base64 of its name, like participants' keys. Derived
+ * from the content, so a location added again keeps its key and never overwrites another.
+ */
+export function locationKey(name: string): string {
+	return Buffer.from(name.trim(), 'utf8').toString('base64');
+}

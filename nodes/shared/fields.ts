@@ -1,13 +1,24 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
+	INode,
 	INodeProperties,
 	PreSendAction,
 } from 'n8n-workflow';
 
 import { invalidField } from './errors';
-import { durationFromHoursMinutes, hasExplicitOffset, isIanaZone, parseDateInput, toLocalDateTime } from './dates';
+import {
+	durationFromHoursMinutes,
+	isIanaZone,
+	notIanaZoneProblem,
+	parseDateInput,
+	skippedWallClock,
+	skippedWallClockNotice,
+	toLocalDateTime,
+} from './dates';
+import { addNotice } from './itemState';
 
 /**
  * A preSend step that reads one parameter, converts it (the converter throws a message naming
@@ -46,10 +57,53 @@ export function toStringList(value: unknown): string[] {
 }
 
 /**
+ * The value of a resource locator field ("From List" or "By ID"), or of a plain value saved
+ * before the field offered a list. Unchanged (IDs are passed byte for byte).
+ */
+export function locatorValue(value: unknown): string {
+	const raw = value !== null && typeof value === 'object' && 'value' in value ? (value as { value: unknown }).value : value;
+	return String(raw ?? '');
+}
+
+/**
+ * A resource locator field with two modes, "From List" (`searchListMethod`, searchable) and
+ * "By ID"; `defaultMode` is the one a new field starts in.
+ */
+export function listOrIdField(
+	field: Omit<INodeProperties, 'type' | 'default' | 'modes'>,
+	list: { searchListMethod: string; placeholder: string },
+	idPlaceholder: string,
+	defaultMode: 'list' | 'id' = 'list',
+): INodeProperties {
+	return {
+		...field,
+		type: 'resourceLocator',
+		default: { mode: defaultMode, value: '' },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: list.placeholder,
+				typeOptions: { searchListMethod: list.searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: idPlaceholder },
+		],
+	};
+}
+
+/** Whether an optional field was added but left empty: such a field is not sent. */
+export function isEmptyValue(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
  * Due date of a task (or any LocalDateTime field that has a companion time zone field):
- * normalised to the service's 19-character LocalDateTime. A value with an offset names an
- * instant: it is converted into the chosen zone, or into the workflow's zone, which is then sent
- * too, so the instant is kept. A value without an offset is a wall-clock time and is sent as is.
+ * normalised to the service's 19-character LocalDateTime in a zone that is always sent along.
+ * A value with an offset names an instant and is converted into that zone; a value without one
+ * is a wall-clock time in it. The zone is the chosen Time Zone, or else the workflow's time zone
+ * (which then must be one the service accepts). A wall-clock time that a daylight-saving change
+ * skips is moved forward by the gap, and the output says so.
  */
 export function sendLocalDateTime(
 	collection: string,
@@ -59,9 +113,19 @@ export function sendLocalDateTime(
 ): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const raw = this.getNodeParameter(`${collection}.${dateField}`, '');
-		const chosenZone = this.getNodeParameter(`${collection}.${zoneField}`, '') as string;
+		if (isEmptyValue(raw)) return requestOptions;
+		const chosenZone = String(this.getNodeParameter(`${collection}.${zoneField}`, '') ?? '').trim();
 		const zone = chosenZone || this.getTimezone();
-		if (!isIanaZone(zone)) return requestOptions; // reported by the time zone field's own check
+		if (!isIanaZone(zone)) {
+			if (chosenZone) throw invalidField(this.getNode(), 'Time Zone', notIanaZoneProblem(zone), this.getItemIndex());
+			throw invalidField(
+				this.getNode(),
+				fieldLabel,
+				`the workflow's time zone "${zone}" is not one the service accepts, so the date cannot be sent in it: choose a Time Zone`,
+				this.getItemIndex(),
+				'Add the Time Zone field and choose a region name such as Europe/London or America/New_York, or UTC.',
+			);
+		}
 		const date = parseDateInput(raw, zone);
 		if (!date) {
 			throw invalidField(
@@ -72,22 +136,22 @@ export function sendLocalDateTime(
 				'Use ISO 8601, for example 2026-11-25T17:00:00 (a time in the chosen time zone), 2026-11-25T17:00:00+01:00, 2026-11-25, or an expression such as {{ $now.plus({ days: 1 }) }}.',
 			);
 		}
-		const body: IDataObject = { ...((requestOptions.body as IDataObject) ?? {}) };
-		body[dateField] = toLocalDateTime(date, zone);
-		if (!chosenZone && hasExplicitOffset(raw)) body[zoneField] = zone;
-		requestOptions.body = body;
+		const gap = skippedWallClock(raw, zone);
+		if (gap) addNotice(this, skippedWallClockNotice(fieldLabel, zone, gap));
+		requestOptions.body = {
+			...((requestOptions.body as IDataObject) ?? {}),
+			[dateField]: toLocalDateTime(date, zone),
+			[zoneField]: zone,
+		};
 		return requestOptions;
 	};
 }
 
-/** Checks an IANA time zone field before sending it. */
+/** Checks an IANA time zone field before sending it; an empty field is not sent. */
 export function sendTimeZone(parameterPath: string, fieldLabel: string, bodyKey = 'timeZone'): PreSendAction {
 	return sendConverted(parameterPath, fieldLabel, bodyKey, (value) => {
-		if (!isIanaZone(value)) {
-			throw new Error(
-				`"${String(value)}" is not an IANA time zone: use a region name such as Europe/Berlin or America/New_York, or UTC (abbreviations such as EST and offsets such as GMT+1 are not accepted)`,
-			);
-		}
+		if (isEmptyValue(value)) return undefined;
+		if (!isIanaZone(value)) throw new Error(notIanaZoneProblem(value));
 		return value;
 	});
 }
@@ -117,8 +181,11 @@ export function timeZoneField(overrides: Partial<INodeProperties> = {}): INodePr
 	} as INodeProperties;
 }
 
-/** "Return All" and "Limit", as every n8n list operation has them. */
-export function returnAllAndLimitFields(displayOptions: INodeProperties['displayOptions']): INodeProperties[] {
+/** "Return All" and "Limit", as every n8n list operation has them; `limit` routes a declarative operation's Limit (see {@link limitRouting}). */
+export function returnAllAndLimitFields(
+	displayOptions: INodeProperties['displayOptions'],
+	limit?: { routing: INodeProperties['routing']; maximum?: number },
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -132,12 +199,42 @@ export function returnAllAndLimitFields(displayOptions: INodeProperties['display
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, ...(limit?.maximum ? { maxValue: limit.maximum } : {}) },
 			default: 50,
 			description: 'Max number of results to return',
 			displayOptions: { show: { ...displayOptions?.show, returnAll: [false] } },
+			...(limit ? { routing: limit.routing } : {}),
 		},
 	];
+}
+
+/** The number of results an item asks for ("Return All" or "Limit"), refused before any request when not a whole number of 1 or more. */
+export function resultLimit(context: IExecuteFunctions, itemIndex: number): number {
+	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Number.POSITIVE_INFINITY;
+	return checkedLimit(context.getNode(), context.getNodeParameter('limit', itemIndex, 50), itemIndex);
+}
+
+function checkedLimit(node: INode, value: unknown, itemIndex: number, maximum = Number.POSITIVE_INFINITY): number {
+	const limit = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+		throw invalidField(node, 'Limit', `"${String(value)}" is not a whole number of 1 or more`, itemIndex);
+	}
+	if (limit > maximum) throw invalidField(node, 'Limit', `must not be greater than ${maximum}`, itemIndex);
+	return limit;
+}
+
+/**
+ * Routing of the Limit field of a declarative list operation: checked before the request, then
+ * sent in the query (`query`, for lists the service limits itself) or applied to the output.
+ */
+export function limitRouting(apply: 'query' | 'output', maximum?: number): INodeProperties['routing'] {
+	const check: PreSendAction = async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		checkedLimit(this.getNode(), this.getNodeParameter('limit', 50), this.getItemIndex(), maximum);
+		return requestOptions;
+	};
+	return apply === 'query'
+		? { send: { type: 'query', property: 'limit', preSend: [check] } }
+		: { send: { preSend: [check] }, output: { postReceive: [{ type: 'limit', properties: { maxResults: '={{ $value }}' } }] } };
 }
 
 /** Whether a description is plain text or HTML (`descriptionContentType`), for tasks and events. */

@@ -1,5 +1,6 @@
-import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
+import { justBefore } from './dates';
 import { ctsResponse } from './transport';
 
 /** The service's maximum page size for the task list. */
@@ -18,7 +19,10 @@ export interface TaskCursor {
 }
 
 export interface TaskWalkResult {
-	/** Tasks not read before, in the order the service listed them. */
+	/**
+	 * Tasks not read before, each once in its newest version, in the order the service listed
+	 * those versions (a task changed during the walk is listed again, later, with a newer `updated`).
+	 */
 	tasks: IDataObject[];
 	cursor: TaskCursor;
 	listCalls: number;
@@ -29,22 +33,32 @@ export interface TaskWalkResult {
 /** Fetches one page of open tasks: `GET /v3/tasks/list?updatedAfter=…&limit=…`. */
 export type FetchTaskPage = (updatedAfter: string | undefined, limit: number) => Promise<IDataObject[]>;
 
-/** One page of the task list, and the service's time (its `Date` header) when it answered. */
-export async function listTaskPage(
-	context: IExecuteFunctions | IPollFunctions,
+/** One page of the task list, the whole answer: `GET /v3/tasks/list?updatedAfter=…&limit=…`. */
+export async function requestTaskPage(
+	context: IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions,
 	updatedAfter: string | undefined,
 	limit: number,
 	itemIndex?: number,
-): Promise<{ tasks: IDataObject[]; answeredAt: number }> {
+): Promise<IN8nHttpFullResponse> {
 	const qs: IDataObject = { limit };
 	if (updatedAfter) qs.updatedAfter = updatedAfter;
-	const response = await ctsResponse.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex);
-	const data = (response.body as IDataObject | undefined)?.data as IDataObject | undefined;
-	return { tasks: (data?.tasks as IDataObject[] | undefined) ?? [], answeredAt: Date.parse(String(response.headers.date ?? '')) };
+	return await ctsResponse.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex);
 }
 
-function justBefore(timestamp: string): string {
-	return new Date(Date.parse(timestamp) - 1).toISOString();
+/** The tasks of one page of the task list (see {@link requestTaskPage}). */
+export async function listTaskPage(
+	context: IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions,
+	updatedAfter: string | undefined,
+	limit: number,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	return tasksOf(await requestTaskPage(context, updatedAfter, limit, itemIndex));
+}
+
+/** The tasks of a list answer (`{ data: { tasks } }`). */
+export function tasksOf(response: IN8nHttpFullResponse): IDataObject[] {
+	const data = (response.body as IDataObject | undefined)?.data as IDataObject | undefined;
+	return (data?.tasks as IDataObject[] | undefined) ?? [];
 }
 
 /**
@@ -60,15 +74,16 @@ export async function walkTasks(
 	start: TaskCursor,
 	maxTasks = Number.POSITIVE_INFINITY,
 ): Promise<TaskWalkResult> {
-	const tasks: IDataObject[] = [];
+	// By ID, so that a newer version read later replaces the older one (and moves to the end).
+	const tasks = new Map<string, IDataObject>();
 	const overflowedAt: string[] = [];
 	let cursor: TaskCursor = { updated: start.updated, idsAtUpdated: [...start.idsAtUpdated] };
 	let listCalls = 0;
 
-	while (tasks.length < maxTasks) {
+	while (tasks.size < maxTasks) {
 		const known = new Set(cursor.idsAtUpdated);
 		const updatedAfter = cursor.updated && known.size > 0 ? justBefore(cursor.updated) : cursor.updated;
-		const limit = Math.min(TASK_PAGE_SIZE, maxTasks - tasks.length + known.size);
+		const limit = Math.min(TASK_PAGE_SIZE, maxTasks - tasks.size + known.size);
 		const page = await fetchPage(updatedAfter, limit);
 		listCalls++;
 
@@ -78,7 +93,11 @@ export async function walkTasks(
 			const updated = String(task.updated);
 			if (updated === cursor.updated && known.has(String(task.id))) continue;
 			fresh++;
-			if (tasks.length < maxTasks) tasks.push(task);
+			const id = String(task.id);
+			if (tasks.has(id) || tasks.size < maxTasks) {
+				tasks.delete(id);
+				tasks.set(id, task);
+			}
 			if (!pageMax || Date.parse(updated) > Date.parse(pageMax)) pageMax = updated;
 		}
 		if (page.length < limit) {
@@ -93,7 +112,7 @@ export async function walkTasks(
 		}
 		cursor = advance(cursor, page, pageMax);
 	}
-	return { tasks, cursor, listCalls, overflowedAt };
+	return { tasks: [...tasks.values()], cursor, listCalls, overflowedAt };
 }
 
 function advance(cursor: TaskCursor, page: IDataObject[], pageMax: string | undefined): TaskCursor {

@@ -1,76 +1,186 @@
 import {
-	sleep,
+	NodeOperationError,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodeProperties,
 	type IPollFunctions,
-	NodeApiError,
-	NodeOperationError,
+	type NodeApiError,
 } from 'n8n-workflow';
 
+import { BudgetExhausted, budgetOf, pause, pointsFor, type Ticket } from './budget';
+import { credentialUserKey, type CredentialType, type ServiceContext } from './credentialUser';
 import { errorItem, isNetworkError, serviceError, serviceStatus, toNodeError } from './errors';
+import { itemState } from './itemState';
+import { triggerSpender } from './triggerBudget';
 
-/** A 429 asking for a longer wait than this fails at once with the service's message. */
-export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
-/** How often one request is retried after 429s before it fails. */
-export const RATE_LIMIT_MAX_RETRIES = 30;
+export type { CredentialType } from './credentialUser';
+
+/**
+ * The transport layer: every request to the service, routed (declarative operations) or direct
+ * (custom operations, read-backs, trigger polls, dropdowns), goes through {@link throughTransport}:
+ *
+ * 1. the point budget of the credential's user ({@link PointBudget}): the request waits its turn
+ *    and until the budget holds its points, and teaches the budget what the answer says of it;
+ * 2. retries: a 429 means nothing was processed, so the request goes back to the head of the
+ *    queue until `Retry-After` has passed; reads are also retried after a 5xx or a network
+ *    failure, writes are not (the service may have applied them);
+ * 3. errors: the service's message, status and `errorRef`, never the request or its credential.
+ */
+
+/** The default for how long a request may wait for the point budget to refill: one whole window. */
+export const DEFAULT_MAX_WAIT_SECONDS = 900;
+/** Trigger polls and dropdowns wait less: a poll that cannot run is repeated by the next one. */
+const POLL_MAX_WAIT_MS = 60_000;
+const EDITOR_MAX_WAIT_MS = 15_000;
 /** Waits before retrying a read after a 5xx or a network failure. */
 const READ_RETRY_DELAYS_MS = [250, 1000, 3000];
 
-export type CredentialType = 'ctsApi' | 'ctsSyncApi';
+/** The node option that sets the longest wait for the point budget (every action node has it). */
+export const pointBudgetOption: INodeProperties = {
+	displayName: 'Point Budget',
+	name: 'pointBudget',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description:
+		"The service allows 300 points per 15 minutes per user (a list call costs 10, any other call 1). Requests wait their turn and are sent at the budget's pace.",
+	options: [
+		{
+			displayName: 'Maximum Wait (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_MAX_WAIT_SECONDS,
+			description:
+				'How long a request may wait for the budget to refill when it is used up. The default covers a whole 15-minute window; 0 fails at once.',
+		},
+	],
+};
+
+const endOfExecution = new WeakMap<object, AbortSignal>();
 
 /**
- * Calls `send` until it succeeds or retrying is not safe. A 429 means the service processed
- * nothing, so any request is sent again after `Retry-After` (when that is short). Reads are
- * also retried after a 5xx or a network failure; writes are not, since the service may have
- * applied them.
+ * The signal that the execution was stopped. n8n hands it to custom operations, but runs
+ * declarative operations without it (WorkflowExecute.executeDeclarativeNodeInTest, in 1.x and
+ * 2.x alike). For those it comes from the hook n8n runs when an execution ends, which it also
+ * runs at once when the execution is stopped: a wait ends with the execution, never after it.
  */
-export async function withRetries<T>(
-	send: () => Promise<T>,
-	{ isRead, signal }: { isRead: boolean; signal?: AbortSignal },
+function executionCancelSignal(context: IExecuteFunctions | IExecuteSingleFunctions): AbortSignal | undefined {
+	const signal = context.getExecutionCancelSignal();
+	if (signal) return signal;
+	const hooks = (context as unknown as { additionalData?: { hooks?: { addHandler?: (name: string, handler: () => void) => void } } })
+		.additionalData?.hooks;
+	if (typeof hooks?.addHandler !== 'function') return undefined;
+	let ended = endOfExecution.get(hooks);
+	if (!ended) {
+		const controller = new AbortController();
+		hooks.addHandler('workflowExecuteAfter', () => controller.abort());
+		ended = controller.signal;
+		endOfExecution.set(hooks, ended);
+	}
+	return ended;
+}
+
+interface WaitingRules {
+	job: string;
+	maxWaitMs: number;
+	signal?: AbortSignal;
+	/** Set for triggers, whose points count against their share of the budget. */
+	spender?: string;
+}
+
+function waitingRules(context: ServiceContext, itemIndex?: number): WaitingRules {
+	if ('getActivationMode' in context) {
+		const trigger = triggerSpender(context as IPollFunctions);
+		return { job: trigger, spender: trigger, maxWaitMs: POLL_MAX_WAIT_MS };
+	}
+	if (!('getExecutionCancelSignal' in context)) return { job: 'editor', maxWaitMs: EDITOR_MAX_WAIT_MS };
+	const seconds =
+		'getItemIndex' in context
+			? context.getNodeParameter('pointBudget.maxWaitSeconds', DEFAULT_MAX_WAIT_SECONDS)
+			: context.getNodeParameter('pointBudget.maxWaitSeconds', itemIndex ?? 0, DEFAULT_MAX_WAIT_SECONDS);
+	const maxWaitSeconds = Number(seconds);
+	return {
+		job: `execution:${context.getExecutionId()}`,
+		maxWaitMs: (Number.isFinite(maxWaitSeconds) && maxWaitSeconds >= 0 ? maxWaitSeconds : DEFAULT_MAX_WAIT_SECONDS) * 1000,
+		signal: executionCancelSignal(context),
+	};
+}
+
+/**
+ * Sends one request through the layer: `attempt` sends it once and calls `learn` with the
+ * answer's headers as soon as the answer is there (whatever its status). Resolves to what
+ * `attempt` resolves to.
+ */
+export async function throughTransport<T>(
+	context: ServiceContext,
+	credentialType: CredentialType,
+	request: { url: string; method?: string },
+	attempt: (learn: (headers: IDataObject | undefined) => void) => Promise<T>,
+	itemIndex?: number,
 ): Promise<T> {
-	let rateLimitRetries = 0;
+	const budget = budgetOf(await credentialUserKey(context, credentialType));
+	const rules = waitingRules(context, itemIndex);
+	const isRead = (request.method ?? 'GET') === 'GET';
+	const cost = pointsFor(request.url);
+	let refused = false;
 	let readRetries = 0;
 	for (;;) {
+		let ticket: Ticket;
+		try {
+			ticket = await budget.take(cost, rules, refused);
+		} catch (error) {
+			throw error instanceof BudgetExhausted ? budgetError(context, error, itemIndex) : toNodeError(context.getNode(), error, itemIndex);
+		}
+		if (rules.spender) budget.spend(rules.spender, cost);
 		let failure: NodeApiError | NodeOperationError;
 		try {
-			return await send();
+			return await attempt((headers) => budget.answered(ticket, headers));
 		} catch (error) {
-			failure = error as NodeApiError | NodeOperationError;
+			failure = toNodeError(context.getNode(), error, itemIndex);
+		} finally {
+			budget.settle(ticket);
 		}
 		const status = serviceStatus(failure);
-		let delayMs: number | undefined;
-		if (status === 429) {
-			const waitSeconds = Number(failure.context.retryAfterSeconds ?? 1);
-			if (waitSeconds <= RATE_LIMIT_MAX_WAIT_SECONDS && rateLimitRetries < RATE_LIMIT_MAX_RETRIES) {
-				rateLimitRetries++;
-				delayMs = Math.max(waitSeconds * 1000, 100);
-			}
-		} else if (
-			isRead &&
-			(isNetworkError(failure) || (status !== undefined && status >= 500)) &&
-			readRetries < READ_RETRY_DELAYS_MS.length
-		) {
-			delayMs = READ_RETRY_DELAYS_MS[readRetries++];
+		refused = status === 429;
+		if (refused) {
+			budget.refused(Number(failure.context.retryAfterSeconds ?? 1));
+			continue;
 		}
-		if (delayMs === undefined) throw failure;
-		await sleep(delayMs, signal);
+		const transient = isNetworkError(failure) || (status !== undefined && status >= 500);
+		if (!isRead || !transient || readRetries >= READ_RETRY_DELAYS_MS.length) throw failure;
+		await pause(READ_RETRY_DELAYS_MS[readRetries++], rules.signal);
 	}
 }
 
-/** Raises the service's error for a non-2xx answer (requests are sent with `ignoreHttpStatusErrors`). */
+/** The error of a request that could not wait for the budget: what the job needs, what remains, when it resets. */
+function budgetError(context: ServiceContext, exhausted: BudgetExhausted, itemIndex?: number): NodeOperationError {
+	const remaining = exhausted.remaining === undefined ? '' : ` ${exhausted.remaining} of ${exhausted.limit} points left;`;
+	const resetAt = exhausted.resetAt === undefined ? undefined : new Date(exhausted.resetAt);
+	const resets = resetAt
+		? ` it resets at ${resetAt.toISOString().replace(/\.\d{3}Z$/, 'Z')} (in ${Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000))} s)`
+		: '';
+	const error = new NodeOperationError(context.getNode(), `Rate limit: the account's point budget is used up (${remaining}${resets})`.replace('(;', '(').replace('( ', '('), {
+		itemIndex,
+		description: `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting requests. The node waits for the budget to refill only as long as Point Budget → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out. Each list call costs 10 points, any other call 1; the service allows 300 points per 15 minutes.`,
+	});
+	error.context.budget = { neededPoints: exhausted.neededPoints, remaining: exhausted.remaining, limit: exhausted.limit, resetAt: resetAt?.toISOString() };
+	return error;
+}
+
+/** Raises the service's error for a non-2xx answer, after the budget learnt from it (requests are sent with `ignoreHttpStatusErrors`). */
 export async function throwOnServiceError(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
+	itemState(this).learnFromAnswer?.(response.headers);
 	if (response.statusCode >= 400) {
 		const resource = this.getNodeParameter('resource', '') as string;
 		throw serviceError(this.getNode(), response, this.getItemIndex(), resource);
@@ -79,26 +189,26 @@ export async function throwOnServiceError(
 }
 
 /**
- * Runs one item's request with the package's rules: retries (see {@link withRetries}), errors
- * mapped to the service's message and `errorRef`, and under "Continue On Fail" one error item
- * in place of the failed input item. Every output item is paired with its input item.
+ * Runs one item's routed request through the transport layer; under "Continue On Fail" one error
+ * item replaces the failed input item. Every output item is paired with its input item.
  */
 export async function runItemRequest(
 	context: IExecutePaginationFunctions,
 	send: () => Promise<INodeExecutionData[]>,
-	isRead: boolean,
+	url: string,
+	method: string | undefined,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
 	try {
-		const items = await withRetries(
-			async () => {
-				try {
-					return await send();
-				} catch (error) {
-					throw toNodeError(context.getNode(), error, itemIndex);
-				}
+		const items = await throughTransport(
+			context,
+			credentialTypeOf(context),
+			{ url, method },
+			async (learn) => {
+				itemState(context).learnFromAnswer = learn;
+				return await send();
 			},
-			{ isRead, signal: context.getExecutionCancelSignal() },
+			itemIndex,
 		);
 		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	} catch (error) {
@@ -106,6 +216,11 @@ export async function runItemRequest(
 		if (context.continueOnFail()) return [errorItem(nodeError, itemIndex)];
 		throw nodeError;
 	}
+}
+
+/** The credential a node's routed requests use: chosen by its `authentication` parameter where it has one. */
+function credentialTypeOf(context: IExecuteSingleFunctions): CredentialType {
+	return context.getNodeParameter('authentication', 'v3') === 'v1' ? 'ctsSyncApi' : 'ctsApi';
 }
 
 /**
@@ -133,20 +248,20 @@ export async function forEachItem(
 	return [output];
 }
 
-/** The default request of every operation: one request, through {@link runItemRequest}. */
+/** How RoutingNode sends a routed request: once, through the transport layer (see {@link transportProperty}). */
 export async function sendRequest(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const isRead = (requestData.options.method ?? 'GET') === 'GET';
-	return await runItemRequest(this, async () => await this.makeRoutingRequest(requestData), isRead);
+	const { url = '', method } = requestData.options;
+	return await runItemRequest(this, async () => await this.makeRoutingRequest(requestData), url, method);
 }
 
 /**
- * Hidden property placed first in every declarative node. RoutingNode hands a request to
- * `operations.pagination` whenever `send.paginate` is set, which makes this function the one
- * place where every request of the node is retried and its errors mapped; its `postReceive`
- * runs before any operation's own output handling.
+ * Where routed requests enter the transport layer. RoutingNode lets a node wrap a request in
+ * exactly one place, `operations.pagination`, which it calls whenever `send.paginate` is set:
+ * this hidden property, placed first in every declarative node, sets both, and its
+ * `postReceive` runs before any operation's own output handling.
  */
 export const transportProperty: INodeProperties = {
 	displayName: 'Transport',
@@ -161,17 +276,16 @@ export const transportProperty: INodeProperties = {
 };
 
 /**
- * A request outside the declarative routing (trigger polls, custom operations, read-backs):
- * same authentication (the credential also supplies the base URL), retries and error mapping.
+ * A request outside the declarative routing (trigger polls, custom operations, read-backs,
+ * dropdowns) through the transport layer; the credential also supplies the base URL.
  * Resolves to the whole answer.
  */
 export async function ctsResponse(
-	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions | IExecuteFunctions,
+	this: IPollFunctions | ServiceContext,
 	credentialType: CredentialType,
 	options: Omit<IHttpRequestOptions, 'baseURL'>,
 	itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined,
 ): Promise<IN8nHttpFullResponse> {
-	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const request: IHttpRequestOptions = {
 		...options,
 		headers: { Accept: 'application/json', ...(options.headers ?? {}) },
@@ -179,28 +293,32 @@ export async function ctsResponse(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
-	return await withRetries(
-		async () => {
-			let answer: IN8nHttpFullResponse;
-			try {
-				answer = (await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					credentialType,
-					request,
-				)) as IN8nHttpFullResponse;
-			} catch (error) {
-				throw toNodeError(this.getNode(), error, itemIndex);
-			}
+	return await throughTransport(
+		this,
+		credentialType,
+		options,
+		async (learn) => {
+			const answer = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, request)) as IN8nHttpFullResponse;
+			learn(answer.headers);
 			if (answer.statusCode >= 400) throw serviceError(this.getNode(), answer, itemIndex);
 			return answer;
 		},
-		{ isRead: (options.method ?? 'GET') === 'GET', signal },
+		itemIndex,
 	);
+}
+
+/**
+ * The service's clock when it answered: its `Date` header (whole seconds). Undefined when the
+ * header is missing, e.g. removed by a proxy.
+ */
+export function answeredAt(response: IN8nHttpFullResponse): number | undefined {
+	const time = Date.parse(String(response.headers?.date ?? ''));
+	return Number.isFinite(time) ? time : undefined;
 }
 
 /** {@link ctsResponse}, resolving to the parsed body. */
 export async function ctsRequest(
-	this: IPollFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions | IExecuteFunctions,
+	this: ServiceContext,
 	credentialType: CredentialType,
 	options: Omit<IHttpRequestOptions, 'baseURL'>,
 	itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined,

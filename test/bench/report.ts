@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 export interface Row {
-	/** Section number of issue 10 (1–7). */
+	/** Section number (1–8). */
 	section: string;
 	benchmark: string;
 	measured: string;

@@ -2,9 +2,8 @@
  * Measures what the declarative model costs per item, without changing the package: Create as a
  * custom operation (`ctsCustom`, as Get Many is) is applied at run time to a loaded copy of the
  * node, in this process only, and run interleaved with the package as published, n8n's HTTP
- * Request node and the minimal programmatic node. The custom operation reads Title once per item,
- * the credential once per run (handed to n8n's request helper) and keeps the package's own retry
- * and error rules. A prototype: Title only, no additional fields, no "Continue On Fail".
+ * Request node and the minimal programmatic node. The custom operation reads Title once per item
+ * and sends through the package's own transport layer (point budget, retries, errors). A prototype: Title only, no additional fields, no "Continue On Fail".
  *
  *   npm run build && npx tsc -p tsconfig.bench.json && node build/test/bench/whatIf.js [rounds=9]
  */
@@ -12,53 +11,24 @@ import { createEngine, createVariants, ROOT } from './setup';
 
 import { join } from 'node:path';
 
-import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { countExpressions } from './expressions';
 import { median } from './measure';
 import { SandboxProcess } from './sandboxProcess';
 
-// The package's compiled transport and error rules, as the nodes use them.
+// The package's compiled transport layer (point budget, retries, errors), as the nodes use it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const transport = require(join(ROOT, 'dist', 'nodes', 'shared', 'transport.js'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const errors = require(join(ROOT, 'dist', 'nodes', 'shared', 'errors.js'));
 
 async function createAsCustomOperation(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const credentials = await this.getCredentials('ctsApi');
-	const baseURL = String(credentials.baseUrl).replace(/\/+$/, '');
-	const credentialsDecrypted = { id: 'ctsApi', name: 'ctsApi', type: 'ctsApi', data: credentials };
 	const output = await Promise.all(
 		items.map(async (_item, itemIndex) => {
 			const title = this.getNodeParameter('title', itemIndex) as string;
-			const body = (await transport.withRetries(
-				async () => {
-					let response: IN8nHttpFullResponse;
-					try {
-						response = (await this.helpers.httpRequestWithAuthentication.call(
-							this,
-							'ctsApi',
-							{
-								method: 'POST',
-								baseURL,
-								url: '/v3/tasks/create',
-								body: { title },
-								headers: { Accept: 'application/json' },
-								json: true,
-								returnFullResponse: true,
-								ignoreHttpStatusErrors: true,
-							},
-							{ credentialsDecrypted },
-						)) as IN8nHttpFullResponse;
-					} catch (error) {
-						throw errors.toNodeError(this.getNode(), error, itemIndex);
-					}
-					if (response.statusCode >= 400) throw errors.serviceError(this.getNode(), response, itemIndex, 'task');
-					return response.body;
-				},
-				{ isRead: false, signal: this.getExecutionCancelSignal() },
-			)) as { data: IDataObject };
+			const body = (await transport.ctsRequest.call(this, 'ctsApi', { method: 'POST', url: '/v3/tasks/create', body: { title } }, itemIndex)) as {
+				data: IDataObject;
+			};
 			return { json: { id: body.data.id }, pairedItem: { item: itemIndex } };
 		}),
 	);

@@ -2,7 +2,8 @@
  * The editor of a started n8n 2.41.1 in a real browser (Debian's Chromium, headless, driven
  * by playwright-core): log in, create a workflow, find "CTS" in the node panel, add the Task
  * node, switch operations and see their fields, open the credential and run its test, run the
- * node and see its output.
+ * node and see its output; pick tags for a task, and pick a calendar from the list in the Event
+ * node and create an event in it.
  *
  * Screenshots go to test-output/screenshots/; with UPDATE_SCREENSHOTS=1 also to docs/ (the
  * README shows those).
@@ -33,6 +34,12 @@ function loadPlaywright() {
 const playwright = loadPlaywright();
 const missing = !playwright ? 'playwright-core is not installed (npm install)' : !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : undefined;
 if (missing && process.env.CI) throw new Error(`The editor test needs a browser: ${missing}`);
+if (missing) {
+	// node --test counts a skipped suite nowhere in its summary: say it in one line nobody can miss.
+	console.error(
+		`SKIPPED: the editor test did not run: ${missing}. Run it with: npm run build && npm run build:sandbox && node --test test/e2e/editor.test.mjs (CHROMIUM_PATH names another browser; with CI=true a missing browser is a failure)`,
+	);
+}
 
 describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 	let sandbox;
@@ -40,12 +47,12 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 	let browser;
 	let page;
 
-	const shot = async (name) => {
+	const shot = async (name, target = page) => {
 		// Panels slide in: let them settle.
-		await page.waitForTimeout(1000);
+		await target.waitForTimeout(1000);
 		mkdirSync(SHOTS, { recursive: true });
 		const file = join(SHOTS, `${name}.png`);
-		await page.screenshot({ path: file });
+		await target.screenshot({ path: file });
 		if (process.env.UPDATE_SCREENSHOTS === '1') {
 			mkdirSync(DOCS, { recursive: true });
 			copyFileSync(file, join(DOCS, `${name}.png`));
@@ -53,8 +60,8 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 	};
 
 	/** Field names (parameter names) the node's form shows, in order. */
-	const formFields = () =>
-		page.evaluate(() =>
+	const formFields = (target = page) =>
+		target.evaluate(() =>
 			[...document.querySelectorAll('[data-test-id="node-parameters"] [data-test-id^="parameter-input-"]')]
 				.map((element) => element.getAttribute('data-test-id').replace('parameter-input-', ''))
 				.filter((name) => !['field', 'item', 'alwaysOutputData', 'executeOnce', 'retryOnFail', 'onError', 'notes', 'notesInFlow'].includes(name)),
@@ -181,5 +188,80 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 		await output.getByText('JSON', { exact: true }).first().click();
 		await output.getByText(body.data.tasks[0].id).first().waitFor();
 		await shot('node-output');
+	});
+
+	/** The option of the open dropdown whose text matches. */
+	const option = (target, text) => target.locator('.el-select-dropdown__item:visible, [role="option"]:visible').filter({ hasText: text }).first();
+
+	it('picks tags from the list for a task, and the task gets them', async () => {
+		await sandbox.reset();
+		await page.locator('[data-test-id="parameter-input-title"] input, [data-test-id="parameter-input-title"] textarea').first().fill('Tagged in the editor');
+		await page.locator('[data-test-id="collection-parameter-add"]').first().click();
+		await option(page, /^Tag Names or IDs$/).click();
+		await page.click('[data-test-id="parameter-input-tags"]');
+		await option(page, /^Urgent$/).click();
+		await option(page, /^Work$/).click();
+		assert.deepEqual((await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible').allTextContents()).map((name) => name.trim()), ['Errands', 'Urgent', 'Work']);
+		await shot('node-tags');
+		await page.keyboard.press('Escape');
+		await page.click('[data-test-id="node-execute-button"]');
+		await page.locator('[data-test-id="output-panel"]').getByText('Tagged in the editor').first().waitFor();
+		const { body } = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '10' } });
+		assert.deepEqual(body.data.tasks.map((task) => [task.title, task.tags]), [['Tagged in the editor', ['tag-alice-urgent', 'tag-alice-work']]]);
+		const lists = (await sandbox.requests()).filter((call) => call.path === '/v3/tags/list');
+		assert.equal(lists.length, 1, 'the tags were listed once');
+	});
+
+	it('picks a calendar from the list in the Event node, and Create puts the event there', async () => {
+		await sandbox.reset();
+		// A workflow of its own, in a second tab.
+		const tab = await page.context().newPage();
+		await tab.goto(`${n8n.server.url}/workflow/new`);
+		await tab.click('[data-test-id="canvas-plus-button"]');
+		await tab.keyboard.type('manual');
+		await tab.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first().click();
+		await tab.click('[data-test-id="canvas-handle-plus"]');
+		await tab.keyboard.type('CTS');
+		const names = tab.locator('[data-test-id="node-creator-item-name"]');
+		await names.filter({ hasText: /^CTS Event$/ }).first().click();
+		await names.filter({ hasText: /^Create an event$/ }).first().click();
+		await tab.waitForSelector('[data-test-id="ndv"] [data-test-id="parameter-input-title"]');
+
+		const calendar = tab.locator('[data-test-id="resource-locator-calendarId"]');
+		await calendar.locator('[data-test-id="rlc-input"]').click();
+		const items = tab.locator('[data-test-id="rlc-item"]');
+		await items.first().waitFor();
+		const offered = (await items.allTextContents()).map((name) => name.trim());
+		assert.deepEqual(offered.slice(0, 2), ['Personal (alice@sandbox.example, Provider A)', 'Team Platform (alice@sandbox.example, Provider A)']);
+		assert.ok(!offered.some((name) => name.startsWith('Holidays')), 'the read-only calendar is not offered');
+		await shot('node-calendar-picker', tab);
+		await items.filter({ hasText: 'Team Platform' }).first().click();
+		// "From List" carries the account: no Account ID field.
+		assert.ok(!(await formFields(tab)).includes('accountId'));
+
+		await tab.locator('[data-test-id="parameter-input-title"] input').first().fill('Picked in the editor');
+		await tab.locator('[data-test-id="parameter-input-start"] input').first().fill('2026-12-01T09:00:00');
+		await tab.keyboard.press('Enter');
+		await tab.click('[data-test-id="parameter-input-endMode"]');
+		await option(tab, /^Duration/).click();
+		await tab.click('[data-test-id="parameter-input-timeZone"]');
+		await tab.keyboard.type('Europe/Berl');
+		await option(tab, /^Europe\/Berlin \(/).click();
+		await tab.click('[data-test-id="node-execute-button"]');
+		await tab.locator('[data-test-id="output-panel"]').getByText('Picked in the editor').first().waitFor();
+
+		const { body } = await sandbox.api('GET', '/v3/events/list', {
+			qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-team', start: '2026-12-01T00:00:00Z', end: '2026-12-02T00:00:00Z' },
+		});
+		assert.deepEqual(body.data.events.map((event) => [event.title, event.calendarId, event.start, event.timeZone]), [
+			['Picked in the editor', 'cal-alice-a-team', '2026-12-01T09:00:00', 'Europe/Berlin'],
+		]);
+
+		// "By ID" shows the Account ID field beside the calendar, as before the list existed.
+		await calendar.locator('[data-test-id="rlc-mode-selector"]').click();
+		await option(tab, /^By ID$/).click();
+		await tab.waitForSelector('[data-test-id="parameter-input-accountId"]');
+		assert.deepEqual((await formFields(tab)).slice(0, 5), ['resource', 'operation', 'calendarId', 'accountId', 'title']);
+		await tab.close();
 	});
 });

@@ -11,7 +11,7 @@ import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 import { eventTriggerWorkflow, taskTriggerWorkflow } from './support/workflows.mjs';
 
-const OK = { status: 'OK', message: 'Connection successful!' };
+const OK = { status: 'OK', message: 'Connection successful: 299 of 300 points left; the budget resets in 15 min' };
 
 describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 	let sandbox;
@@ -47,9 +47,15 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			message: 'The API key is valid, but its plan lacks API access',
 		});
 		const unreachable = await testCredential('ctsApi', 'unreachable', { apiKey: 'sandbox-alice-key', baseUrl: 'http://127.0.0.1:9' });
-		assert.equal(unreachable.status, 'Error');
-		// What n8n sent: the 1-point read of a task that cannot exist (n8n repeats a request
-		// answered 401 once, so the invalid key shows up twice).
+		assert.deepEqual(unreachable, {
+			status: 'Error',
+			message: 'Could not reach the service at this address (ECONNREFUSED): check the URL and that n8n can reach it',
+		});
+		// A Base URL that answers, but is not the service: n8n's own address.
+		const notTheService = await testCredential('ctsApi', 'n8n itself', { apiKey: 'sandbox-alice-key', baseUrl: `http://127.0.0.1:${n8n.port}` });
+		assert.equal(notTheService.status, 'Error');
+		assert.match(notTheService.message, /^The Base URL does not point at the service: /);
+		// What n8n sent: the 1-point read of a task that cannot exist.
 		const calls = await sandbox.requests();
 		assert.deepEqual([...new Set(calls.map((call) => `${call.method} ${call.path} ${call.status}`))], ['GET /v3/tasks 200', 'GET /v3/tasks 401', 'GET /v3/tasks 403']);
 		assert.ok(calls.every((call) => call.query.id === 'n8n-credential-test'));
@@ -64,6 +70,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 		assert.deepEqual(await testCredential('ctsSyncApi', 'not a token', { token: 'not-a-jwt', syncUrl: sandbox.url }), invalid);
 		const elsewhere = await testCredential('ctsSyncApi', 'wrong url', { token, syncUrl: `${sandbox.url}/elsewhere` });
 		assert.equal(elsewhere.status, 'Error');
+		assert.match(elsewhere.message, /^The Sync URL does not point at the service: /);
 	});
 
 	it('task trigger: activated, it starts an execution for a task created in the service', async () => {

@@ -15,6 +15,7 @@ import { EXAMPLE_CREDENTIALS, START_OWNER } from '../../scripts/examples.mjs';
 import { freePort, n8nEnv, projectRoot, runN8nCli, runtimeInfo } from '../../scripts/n8n-runtime.mjs';
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
 import { parseRun } from './support/n8n.mjs';
+import { startNpmStart } from './support/npmStart.mjs';
 
 describe('npm start', () => {
 	let stateDir;
@@ -29,35 +30,7 @@ describe('npm start', () => {
 
 	after(() => rmSync(stateDir, { recursive: true, force: true }));
 
-	/** Runs scripts/start.mjs until it reports ready; resolves to { output, stop() }. */
-	const start = async () => {
-		const child = spawn(process.execPath, [join(projectRoot, 'scripts', 'start.mjs')], {
-			env: { ...process.env, NODE_ENV: '', N8N_PORT: String(n8nPort), SANDBOX_PORT: String(sandboxPort), CTS_START_DIR: stateDir },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let output = '';
-		child.stdout.on('data', (chunk) => (output += chunk));
-		child.stderr.on('data', (chunk) => (output += chunk));
-		const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-		const started = Date.now();
-		while (!output.includes('is ready')) {
-			if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-			if (Date.now() - started > 240_000) {
-				child.kill('SIGKILL');
-				throw new Error(`npm start was not ready in time:\n${output}`);
-			}
-			await new Promise((r) => setTimeout(r, 250));
-		}
-		return {
-			output: () => output,
-			seconds: (Date.now() - started) / 1000,
-			// What Ctrl-C sends to the foreground process.
-			stop: async () => {
-				child.kill('SIGINT');
-				return await exited;
-			},
-		};
-	};
+	const start = async () => await startNpmStart({ stateDir, n8nPort, sandboxPort });
 
 	it('starts n8n with the package, the owner, both credentials and the example workflows; Ctrl-C stops both', async () => {
 		const run = await start();
@@ -134,11 +107,12 @@ describe('npm start', () => {
 		}
 	});
 
-	it('a second start reuses the install and the setup, and is ready in well under a minute', async () => {
+	// How long a second start takes is a benchmark figure (npm run bench, section 8).
+	it('a second start reuses the install and the setup', async () => {
 		const run = await start();
 		try {
 			assert.match(run.output(), /the example workflows \("CTS example: …"\)/);
-			assert.ok(run.seconds < 60, `ready after ${run.seconds} s`);
+			assert.doesNotMatch(run.output(), /Installing n8n/, 'the install is reused');
 		} finally {
 			assert.equal(await run.stop(), 0);
 		}

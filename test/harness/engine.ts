@@ -5,12 +5,14 @@
  * leaves to its host are provided here: node and credential type registries and a credentials
  * helper that applies `authenticate` the way n8n's own CredentialsHelper does.
  */
+import { createHash } from 'node:crypto';
+
 import {
+	CredentialTestContext,
 	DirectoryLoader,
-	ExecuteContext,
 	ExecutionLifecycleHooks,
+	LoadOptionsContext,
 	PollContext,
-	RoutingNode,
 	WorkflowExecute,
 	WorkflowHasIssuesError,
 } from 'n8n-core';
@@ -26,8 +28,11 @@ import {
 	type IHttpRequestOptions,
 	type INode,
 	type INodeCredentialsDetails,
+	type INodeCredentialTestResult,
 	type INodeExecutionData,
+	type INodeListSearchResult,
 	type INodeProperties,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypes,
 	type IRequestOptionsSimplified,
@@ -174,6 +179,14 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
+/**
+ * The id a credential is stored under: different data is a different credential, as two
+ * credentials saved in n8n have different ids (caches keyed by credential id rely on that).
+ */
+function credentialId(type: string, data: ICredentialDataDecryptedObject): string {
+	return `cred-${type}-${createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 12)}`;
+}
+
 /** Fills unset credential fields with their defaults, as n8n does before using a credential. */
 function withDefaults(type: string, data: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
 	const result = { ...data };
@@ -250,12 +263,30 @@ export class Engine {
 		this.nodeTypes = new TestNodeTypes(nodes, otherNodes);
 	}
 
+	/** A `listSearch` method (a resource locator's "From List"), with the search text the user typed. */
+	async runListSearch(method: string, options: MethodRunOptions & { filter?: string; paginationToken?: string }): Promise<INodeListSearchResult> {
+		return await runNodeMethod(this.nodeTypes, 'listSearch', method, options, [options.filter, options.paginationToken]);
+	}
+
+	/** A `loadOptions` method (a dropdown's options). */
+	async runLoadOptions(method: string, options: MethodRunOptions): Promise<INodePropertyOptions[]> {
+		return await runNodeMethod(this.nodeTypes, 'loadOptions', method, options, []);
+	}
+
 	/** Runs Test Input → node under test in a real workflow, the way n8n runs a manual execution. */
 	async runNode(options: NodeRunOptions): Promise<NodeRunResult> {
+		return await this.startNode(options).result;
+	}
+
+	/**
+	 * Starts the run and hands back a way to stop it, as n8n's "Stop execution" does: the engine
+	 * aborts the execution's cancel signal and resolves the run with what was done.
+	 */
+	startNode(options: NodeRunOptions): { result: Promise<NodeRunResult>; cancel: () => void } {
 		const store: CredentialStore = new Map();
 		const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
 		for (const [type, data] of Object.entries(options.credentials ?? {})) {
-			const id = `cred-${type}`;
+			const id = credentialId(type, data);
 			store.set(id, { type, data });
 			nodeCredentials[type] = { id, name: `${type} account` };
 		}
@@ -287,118 +318,104 @@ export class Engine {
 			settings: { executionOrder: 'v1', timezone: options.timezone ?? 'America/New_York' },
 		});
 		const additionalData = additionalDataFor(store, 'manual', workflowData);
-		let run: IRun;
-		try {
-			run = await new WorkflowExecute(additionalData, 'manual').run({
-				workflow,
-				startNode: input,
-				destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
-			});
-		} catch (error) {
-			// n8n refuses to start a workflow whose node has issues (a required parameter missing,
-			// a value of the wrong type): the editor shows them on the node before any run.
-			if (error instanceof WorkflowHasIssuesError) {
-				return { items: [], error: error as NodeRunResult['error'], run: { data: { resultData: { runData: {} } } } as unknown as IRun };
+		let running: ReturnType<WorkflowExecute['run']> | undefined;
+		const result = (async (): Promise<NodeRunResult> => {
+			let run: IRun;
+			try {
+				running = new WorkflowExecute(additionalData, 'manual').run({
+					workflow,
+					startNode: input,
+					destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
+				});
+				run = await running;
+			} catch (error) {
+				// n8n refuses to start a workflow whose node has issues (a required parameter missing,
+				// a value of the wrong type): the editor shows them on the node before any run.
+				if (error instanceof WorkflowHasIssuesError) {
+					return { items: [], error: error as NodeRunResult['error'], run: { data: { resultData: { runData: {} } } } as unknown as IRun };
+				}
+				throw error;
 			}
-			throw error;
-		}
-		const taskData = run.data.resultData.runData.CTS?.[0];
-		return {
-			items: taskData?.data?.main?.[0] ?? [],
-			error: (taskData?.error ?? run.data.resultData.error) as NodeRunResult['error'],
-			run,
-		};
+			const taskData = run.data.resultData.runData.CTS?.[0];
+			return {
+				items: taskData?.data?.main?.[0] ?? [],
+				error: (taskData?.error ?? run.data.resultData.error) as NodeRunResult['error'],
+				run,
+			};
+		})();
+		return { result, cancel: () => running?.cancel() };
 	}
 }
 
+export interface MethodRunOptions {
+	/** Node type name inside the package, e.g. `ctsEvent`. */
+	type: string;
+	/** The node's parameters as the editor holds them while the user edits (its current values). */
+	parameters: IDataObject;
+	/** Credential data by credential type; stored and referenced as n8n would. */
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** Path of the parameter the list is for, e.g. `parameters.calendarId`. */
+	path?: string;
+}
+
 /**
- * Tests a credential the way n8n's server does for credentials that declare a `test` request:
- * the request runs through RoutingNode with the credential applied, then the rules decide.
- * (Mirrors CredentialsTester.testCredentials in n8n's cli package, which is not published.)
+ * Runs one of a node's `listSearch` or `loadOptions` methods the way n8n's server does when the
+ * editor opens a list (DynamicNodeParametersService, in n8n's cli package, which is not
+ * published): on a LoadOptionsContext over a workflow of one temporary node that holds the
+ * current parameters and credentials.
+ */
+async function runNodeMethod<T>(
+	nodeTypes: TestNodeTypes,
+	kind: 'listSearch' | 'loadOptions',
+	method: string,
+	options: MethodRunOptions,
+	args: unknown[],
+): Promise<T> {
+	const store: CredentialStore = new Map();
+	const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
+	for (const [type, data] of Object.entries(options.credentials)) {
+		store.set(credentialId(type, data), { type, data });
+		nodeCredentials[type] = { id: credentialId(type, data), name: `${type} account` };
+	}
+	const node: INode = {
+		id: 'uuid-1234',
+		name: 'Temp-Node',
+		type: `${PACKAGE_NAME}.${options.type}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.parameters as INode['parameters'],
+		credentials: nodeCredentials,
+	};
+	const workflowData = { id: 'load-options', name: 'Load options', nodes: [node], connections: {} };
+	const workflow = new Workflow({ ...workflowData, active: false, nodeTypes });
+	const additionalData = additionalDataFor(store, 'internal', workflowData);
+	additionalData.currentNodeParameters = options.parameters as INode['parameters'];
+	const nodeType = nodeTypes.getByNameAndVersion(node.type);
+	const fn = nodeType.methods?.[kind]?.[method] as ((...fnArgs: unknown[]) => Promise<T>) | undefined;
+	if (!fn) throw new Error(`${options.type} has no ${kind} method ${method}`);
+	const context = new LoadOptionsContext(workflow, node, additionalData, options.path ?? 'parameters');
+	return await fn.call(context, ...args);
+}
+
+/**
+ * Tests a credential the way n8n's server does for credentials tested by a node (`testedBy`):
+ * the first node of the package that names the credential with `testedBy` supplies the test
+ * function, called with n8n's CredentialTestContext. (Mirrors CredentialsTester in n8n's cli
+ * package, which is not published.)
  */
 export async function testCredential(
 	type: string,
 	data: ICredentialDataDecryptedObject,
-): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const credentialType = credentialTypes[type];
-	const testRequest = credentialType.test!;
-	const store: CredentialStore = new Map([['cred', { type, data }]]);
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'test.credentialTest',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [type]: { id: 'cred', name: 'Credential under test' } },
-	};
-	const nodeType: INodeType = {
-		description: {
-			displayName: 'Credential Test',
-			name: 'credentialTest',
-			group: ['input'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: type, required: true }],
-			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' },
-			],
-		},
-	};
-	const nodeTypes: INodeTypes = {
-		getByName: () => nodeType,
-		getByNameAndVersion: () => nodeType,
-		getKnownTypes: () => ({}),
-	};
-	const workflowData = { id: 'credential-test', name: 'Credential test', nodes: [node], connections: {} };
-	const workflow = new Workflow({ ...workflowData, active: false, nodeTypes });
-	const additionalData = additionalDataFor(store, 'internal', workflowData);
-	const decrypted = {
-		id: 'cred',
-		name: 'Credential under test',
-		type,
-		data: await additionalData.credentialsHelper.getDecrypted(additionalData, { id: 'cred', name: '' }, type, 'internal'),
-	};
-	const executeFunctions = new ExecuteContext(
-		workflow,
-		node,
-		additionalData,
-		'internal',
-		{ resultData: { runData: {} } } as never,
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		{ node, data: {}, source: null },
-		[],
-	);
-	let response: INodeExecutionData[][] | null | undefined;
-	try {
-		response = await new RoutingNode(executeFunctions, nodeType, decrypted).runNode();
-	} catch (error) {
-		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
-		if (cause?.response) {
-			for (const rule of testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === cause.response.status) {
-					return { status: 'Error', message: rule.properties.message };
-				}
-			}
-			return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
-		}
-		if (cause?.code) return { status: 'Error', message: cause.code };
-		return { status: 'Error', message: String((error as Error).message) };
+	nodes: INodeType[],
+): Promise<INodeCredentialTestResult> {
+	for (const node of nodes) {
+		const testedBy = node.description.credentials?.find((credential) => credential.name === type)?.testedBy;
+		const test = typeof testedBy === 'string' ? node.methods?.credentialTest?.[testedBy] : undefined;
+		if (!test) continue;
+		const additionalData = additionalDataFor(new Map(), 'internal', { id: 'credential-test', name: 'Credential test', nodes: [], connections: {} });
+		return await test.call(new CredentialTestContext(additionalData), { id: 'cred', name: 'Credential under test', type, data: withDefaults(type, data) });
 	}
-	for (const rule of testRequest.rules ?? []) {
-		if (rule.type === 'responseSuccessBody') {
-			const body = response?.[0]?.[0]?.json as IDataObject;
-			if (body?.[rule.properties.key] === rule.properties.value) {
-				return { status: 'Error', message: rule.properties.message };
-			}
-		}
-	}
-	return { status: 'OK', message: 'Connection successful!' };
+	throw new Error(`No node of the package tests the credential ${type}`);
 }
 
 /**
@@ -424,16 +441,17 @@ export class PollHarness {
 		parameters: IDataObject,
 		credentials: Record<string, ICredentialDataDecryptedObject>,
 		private staticData: IDataObject = {},
+		nodeName = 'Trigger',
 	) {
 		this.store = new Map();
 		const nodeCredentials: Record<string, INodeCredentialsDetails> = {};
 		for (const [type, data] of Object.entries(credentials)) {
-			this.store.set(`cred-${type}`, { type, data });
-			nodeCredentials[type] = { id: `cred-${type}`, name: `${type} account` };
+			this.store.set(credentialId(type, data), { type, data });
+			nodeCredentials[type] = { id: credentialId(type, data), name: `${type} account` };
 		}
 		this.node = {
 			id: 'trigger',
-			name: 'Trigger',
+			name: nodeName,
 			type: `${PACKAGE_NAME}.${typeName}`,
 			typeVersion: 1,
 			position: [0, 0],

@@ -3,6 +3,7 @@
  * endpoints (reset, clock, limits, faults, request log) and its API, for arranging state and
  * checking results independently of the node under test.
  */
+import { forgetBudgets } from '../../nodes/shared/budget';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 export const ALICE_KEY = 'sandbox-alice-key';
@@ -54,8 +55,10 @@ export class SandboxClient {
 		return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 	}
 
+	/** Fixtures and full budgets again; the nodes forget what they learnt of the old budgets, as after a restart. */
 	async reset(): Promise<void> {
 		await this.control('reset');
+		forgetBudgets();
 	}
 
 	/** API calls the sandbox received (control calls excluded), oldest first. */
@@ -97,6 +100,13 @@ export class SandboxClient {
 		const { status, body } = await this.api('POST', '/v3/tasks/create', { key, body: fields });
 		if (status !== 200) throw new Error(`create task answered ${status}: ${JSON.stringify(body)}`);
 		return body.data.id as string;
+	}
+
+	/** Creates an event through `POST /v3/events/create` (e.g. with {@link timedEvent}); answers the event. */
+	async createEvent(fields: Record<string, unknown>, key = ALICE_KEY): Promise<Record<string, Json>> {
+		const { status, body } = await this.api('POST', '/v3/events/create', { key, body: fields });
+		if (status !== 200) throw new Error(`create event answered ${status}: ${JSON.stringify(body)}`);
+		return body.data.event;
 	}
 
 	async getTask(id: string, key = ALICE_KEY): Promise<TaskJson | null> {

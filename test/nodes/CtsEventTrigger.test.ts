@@ -18,6 +18,8 @@ beforeEach(async () => {
 	await sandbox.control('clock', { now: '2026-12-01T08:00:00.000Z' });
 });
 
+// These tests are about what fires; sharing the point budget has its own tests, so the trigger
+// may use all of it here (the sandbox's clock stands still, its window never resets).
 function trigger(parameters: IDataObject = {}) {
 	return new PollHarness(
 		new CtsEventTrigger(),
@@ -29,6 +31,7 @@ function trigger(parameters: IDataObject = {}) {
 			minutesBefore: 10,
 			lookAheadDays: 14,
 			lookBackDays: 0,
+			options: { budgetShare: 100 },
 			...parameters,
 		},
 		{ ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
@@ -135,15 +138,60 @@ it('counts each occurrence of a series on its own as the window moves', async ()
 	expect(fired(first)).toEqual(['created:weekly', 'created:weekly']);
 	expect(new Set(first![0].map((item) => item.json.id)).size).toBe(2);
 	expect(first![0].every((item) => item.json.masterEventId === series.id)).toBe(true);
-	await advance(7 * 24 * 60); // a week later: Dec 16 enters the window
-	const second = await poller.poll();
-	expect(second![0].map((item) => `${item.json.triggerEvent}:${item.json.recurrenceId}`)).toEqual(['created:2026-12-16T09:00:00']);
+	await advance(7 * 24 * 60); // a week later: Dec 16 enters the window, which creates nothing
+	expect(await poller.poll()).toBeNull();
 	const occurrences = (await sandbox.api('GET', '/v3/events/list', {
 		qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: '2026-12-08T00:00:00Z', end: '2026-12-20T00:00:00Z' },
 	})).body.data.events;
 	await sandbox.api('POST', '/v3/events/update', { qs: { seriesUpdateMode: 'single' }, body: { id: occurrences[0].id, ...target, title: 'one off' } });
 	await advance(1);
 	expect(fired(await poller.poll())).toEqual(['updated:one off']);
+});
+
+describe('Event Created means created since the previous check', () => {
+	it('a daily stand-up created before activation never fires it as its occurrences come into view; Event Starting does', async () => {
+		await createEvent({
+			title: 'stand-up',
+			start: '2026-12-01T09:00:00',
+			duration: 'PT15M',
+			recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'daily', interval: 1 }],
+		});
+		const poller = trigger({ lookAheadDays: 3 });
+		await advance(60);
+		await poller.poll();
+		const seen: string[] = [];
+		for (let day = 0; day < 3; day++) {
+			await advance(24 * 60); // a new occurrence enters the 3-day window every day
+			seen.push(...fired(await poller.poll()));
+		}
+		expect(seen.sort()).toEqual(['ended:stand-up', 'ended:stand-up', 'ended:stand-up', 'started:stand-up', 'started:stand-up', 'started:stand-up']);
+	});
+
+	it('an old event moved into the window by a change fires Event Updated, not Event Created', async () => {
+		const later = await createEvent({ title: 'later', start: '2027-03-01T09:00:00' });
+		await advance(60);
+		const poller = trigger({ events: ['created', 'updated', 'cancelled'] });
+		await poller.poll();
+		await advance(1);
+		await sandbox.api('POST', '/v3/events/update', {
+			body: { id: later.id, ...target, start: '2026-12-03T09:00:00', duration: 'PT1H', timeZone: 'UTC', showWithoutTime: false },
+		});
+		await advance(1);
+		expect(fired(await poller.poll())).toEqual(['updated:later']);
+	});
+
+	it('a new series fires Event Created once per occurrence in the window', async () => {
+		const poller = trigger({ events: ['created'], lookAheadDays: 3 });
+		await poller.poll();
+		await advance(1);
+		await createEvent({
+			title: 'new daily',
+			start: '2026-12-01T12:00:00',
+			recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'daily', interval: 1, count: 10 }],
+		});
+		await advance(1);
+		expect(fired(await poller.poll())).toEqual(['created:new daily', 'created:new daily', 'created:new daily']);
+	});
 });
 
 it('a failed poll fires nothing and keeps its state; the next poll fires it', async () => {

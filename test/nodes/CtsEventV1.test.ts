@@ -57,13 +57,14 @@ it('sends the token as "Authorization: Bearer <token>" and creates an event with
 
 it('lists events of calendars of one account, window by window', async () => {
 	await createV3({ title: 'One' });
-	const { items } = await run({
+	const { items, error } = await run({
 		operation: 'getAll',
 		calendarIds: 'cal-alice-a-primary',
 		start: '2026-11-01T00:00:00Z',
 		end: '2027-03-01T00:00:00Z',
 		returnAll: true,
 	});
+	expect(error).toBeUndefined();
 	expect(items.map((item) => item.json.title)).toEqual(['One']);
 	const calls = await sandbox.requests();
 	expect(calls.map((call) => call.path)).toEqual(['/v1/events/list', '/v1/events/list']);
@@ -73,13 +74,16 @@ it('lists events of calendars of one account, window by window', async () => {
 it('updates with patch semantics and deletes; a second delete counts as success', async () => {
 	const created = await createV3({ description: 'keep' });
 	const updated = await run({ operation: 'update', eventId: created.id, updateFields: { title: 'v1 title' } });
+	expect(updated.error).toBeUndefined();
 	expect(updated.items[0].json).toMatchObject({ id: created.id, title: 'v1 title', description: 'keep' });
 	const [update] = await sandbox.requests();
 	expect(update.body).toEqual({ id: created.id, title: 'v1 title' });
 	const deleted = await run({ operation: 'delete', eventId: created.id });
+	expect(deleted.error).toBeUndefined();
 	expect(deleted.items[0].json).toEqual({ id: created.id, deleted: true });
 	const again = await run({ operation: 'delete', eventId: created.id });
-	expect(again.items[0].json).toMatchObject({ alreadyDeleted: true });
+	expect(again.error).toBeUndefined();
+	expect(again.items[0].json).toEqual({ id: created.id, deleted: true, alreadyDeleted: true });
 });
 
 it.each([
@@ -115,4 +119,36 @@ it('an expired token is refused with a clear message', async () => {
 	const { error } = await run({ operation: 'delete', eventId: 'x' });
 	expect(error?.message).toMatch(/^Authentication failed/);
 	expect(JSON.stringify(error)).not.toContain(token);
+});
+
+it('checks the RSVP answer before building the path from it: an expression cannot reach another endpoint', async () => {
+	const created = await createV3();
+	const { error, items } = await run({ operation: 'rsvp', eventId: created.id, rsvpAction: '={{ "delete" }}' });
+	expect(items).toHaveLength(0);
+	expect(error?.message).toBe('Response: "delete" is not an answer: use accept, decline or tentativelyAccept');
+	expect(await sandbox.requests()).toHaveLength(0);
+	expect((await sandbox.api('GET', '/v3/events', { qs: { id: created.id } })).status).toBe(200);
+});
+
+it('sends v1 only what v1 documents: alerts without useDefaultAlerts, the default room kind only', async () => {
+	const { error } = await run({
+		operation: 'create',
+		calendarId: 'cal-alice-a-primary',
+		title: 'Sync',
+		start: '2026-12-01T09:00:00',
+		end: '2026-12-01T09:30:00',
+		timeZone: 'Europe/Berlin',
+		additionalFields: {
+			alerts: { alert: [{ minutesBefore: 10, action: 'display' }] },
+			// Both left over from v3 (hidden for v1): neither may be sent.
+			useDefaultAlerts: false,
+			requestVirtualRoom: 'providerBMeetingRoom',
+			requestDefaultVirtualRoom: true,
+		},
+	});
+	expect(error).toBeUndefined();
+	const [call] = await sandbox.requests();
+	expect(call.body).not.toHaveProperty('useDefaultAlerts');
+	expect(call.body).toMatchObject({ 'service.example:requestVirtualRoom': 'default' });
+	expect(Object.keys((call.body as Record<string, object>).alerts)).toEqual([Buffer.from('{"a":"display","to":"-PT10M"}').toString('base64')]);
 });

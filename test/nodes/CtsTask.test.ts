@@ -3,6 +3,7 @@
  * sandbox over HTTP. What the node sent is read back from the sandbox's request log.
  */
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { AlteringProxy } from '../harness/alteringProxy';
 import { Engine, type NodeRunOptions } from '../harness/engine';
 import { ALICE_KEY, NOPLAN_KEY, SandboxClient } from '../harness/sandboxClient';
 
@@ -44,7 +45,8 @@ describe('Create', () => {
 	});
 
 	it('outputs only the ID, with one call, when Return Full Task is off', async () => {
-		const { items } = await run({ operation: 'create', title: 'Quick', returnFullTask: false });
+		const { items, error } = await run({ operation: 'create', title: 'Quick', returnFullTask: false });
+		expect(error).toBeUndefined();
 		expect(Object.keys(items[0].json)).toEqual(['id']);
 		expect(await apiCalls()).toHaveLength(1);
 		expect(await sandbox.getTask(items[0].json.id as string)).toMatchObject({ title: 'Quick' });
@@ -88,7 +90,7 @@ describe('Create', () => {
 	});
 
 	it.each([
-		['a wall-clock time is sent as is, without a zone', '2026-12-01T09:30:00', undefined, '2026-12-01T09:30:00', undefined],
+		['a wall-clock time without a chosen zone is sent with the workflow zone it was read in', '2026-12-01T09:30:00', undefined, '2026-12-01T09:30:00', 'America/New_York'],
 		['a date alone means midnight', '2026-12-01', 'Europe/Berlin', '2026-12-01T00:00:00', 'Europe/Berlin'],
 		['an instant without a chosen zone is kept in the workflow zone', '2026-12-01T12:00:00Z', undefined, '2026-12-01T07:00:00', 'America/New_York'],
 		['a space-separated time is understood', '2026-12-01 08:15', 'Asia/Tokyo', '2026-12-01T08:15:00', 'Asia/Tokyo'],
@@ -113,6 +115,7 @@ describe('Create', () => {
 		['an empty title', { title: '={{ "" }}' }, 'Title: title must be longer than or equal to 1 characters'],
 		['a due date that is not a date', { title: 'x', additionalFields: { due: 'next tuesday' } }, 'Due: "next tuesday" is not a date and time'],
 		['a time zone abbreviation', { title: 'x', additionalFields: { timeZone: 'EST' } }, 'Time Zone: "EST" is not an IANA time zone'],
+		['a due date in an abbreviated chosen zone', { title: 'x', additionalFields: { due: '2026-12-01T09:00:00', timeZone: 'EST' } }, 'Time Zone: "EST" is not an IANA time zone'],
 		['an offset as time zone', { title: 'x', additionalFields: { timeZone: 'GMT+1' } }, 'Time Zone: "GMT+1" is not an IANA time zone'],
 		['a priority above 9', { title: 'x', additionalFields: { priority: '={{ 12 }}' } }, 'Priority: priority must not be greater than 9'],
 		['a priority below 0', { title: 'x', additionalFields: { priority: '={{ -1 }}' } }, 'Priority: priority must not be less than 0'],
@@ -126,6 +129,63 @@ describe('Create', () => {
 		expect(items).toHaveLength(0);
 		expect(error?.message).toContain(message);
 		expect(await apiCalls()).toHaveLength(0);
+	});
+
+	it.each(['GMT', 'Etc/GMT-2', 'EST5EDT', 'Universal'])(
+		'refuses a due date when no zone is chosen and the workflow zone is %s, before any request',
+		async (workflowZone) => {
+			const { error, items } = await run({ operation: 'create', title: 'x', additionalFields: { due: '2026-12-01T09:00:00' } }, { timezone: workflowZone });
+			expect(items).toHaveLength(0);
+			expect(error?.message).toBe(
+				`Due: the workflow's time zone "${workflowZone}" is not one the service accepts, so the date cannot be sent in it: choose a Time Zone`,
+			);
+			expect(await apiCalls()).toHaveLength(0);
+		},
+	);
+
+	it('says so in the output when the due time falls into a daylight-saving gap', async () => {
+		const { items, error } = await run({
+			operation: 'create',
+			title: 'x',
+			additionalFields: { due: '2026-03-29T02:30:00', timeZone: 'Europe/Berlin' },
+		});
+		expect(error).toBeUndefined();
+		const [create] = await apiCalls();
+		expect(create.body).toMatchObject({ due: '2026-03-29T03:30:00', timeZone: 'Europe/Berlin' });
+		expect(items[0].json).toMatchObject({ due: '2026-03-29T03:30:00' });
+		expect(items[0].json.notices).toEqual([
+			'Due: 2026-03-29 02:30:00 does not exist in Europe/Berlin (the clocks skip that hour for daylight saving time), so it was taken as 2026-03-29 03:30:00',
+		]);
+	});
+
+	it('does not send an added but empty due date, time zone or task list', async () => {
+		const { error } = await run({
+			operation: 'create',
+			title: 'x',
+			returnFullTask: false,
+			additionalFields: { due: '', timeZone: '', description: 'kept' },
+		});
+		expect(error).toBeUndefined();
+		const [create] = await apiCalls();
+		expect(create.body).toEqual({ title: 'x', description: 'kept' });
+	});
+
+	it('fails, instead of outputting an empty ID, when the service answers create without one', async () => {
+		const proxy = new AlteringProxy(sandbox.url, (_method, path, answer) =>
+			path === '/v3/tasks/create' ? { ...answer, body: Buffer.from(JSON.stringify({ data: {} })) } : answer,
+		);
+		await proxy.start();
+		try {
+			const { error, items } = await run(
+				{ operation: 'create', title: 'x', returnFullTask: false },
+				{ credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url } } },
+			);
+			expect(items).toHaveLength(0);
+			expect(error?.message).toBe('The service answered the create request without a task ID');
+			expect(error?.description).toContain('The task may have been created');
+		} finally {
+			await proxy.stop();
+		}
 	});
 
 	it('shows a service validation error decoded, with status and errorRef', async () => {
@@ -145,7 +205,8 @@ describe('Create', () => {
 describe('Get', () => {
 	it('outputs the task', async () => {
 		const id = await sandbox.createTask({ title: 'Read me', priority: 3 });
-		const { items } = await run({ operation: 'get', taskId: id });
+		const { items, error } = await run({ operation: 'get', taskId: id });
+		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id, title: 'Read me', priority: 3 });
 		expect((await apiCalls()).at(-1)).toMatchObject({ method: 'GET', path: '/v3/tasks', query: { id } });
 	});
@@ -153,7 +214,8 @@ describe('Get', () => {
 	it('outputs a deleted task with deleted: true', async () => {
 		const id = await sandbox.createTask({ title: 'Gone' });
 		await sandbox.api('POST', '/v3/tasks/delete', { body: { id } });
-		const { items } = await run({ operation: 'get', taskId: id });
+		const { items, error } = await run({ operation: 'get', taskId: id });
+		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id, title: 'Gone', deleted: true });
 	});
 
@@ -184,11 +246,12 @@ describe('Update', () => {
 	it('sends only the fields that were set and outputs { id, success }', async () => {
 		const id = await sandbox.createTask({ title: 'Old', description: 'keep me', priority: 2 });
 		await sandbox.clearRequests();
-		const { items } = await run({
+		const { items, error } = await run({
 			operation: 'update',
 			taskId: id,
 			updateFields: { title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' },
 		});
+		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ id, success: true });
 		const [update] = await apiCalls();
 		expect(update.body).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' });
@@ -234,9 +297,15 @@ describe('Move', () => {
 		const a = await sandbox.createTask({ title: 'A' });
 		const b = await sandbox.createTask({ title: 'B' });
 		await sandbox.clearRequests();
-		await run({ operation: 'move', taskId: b, position: 'first', parent: 'keep' });
-		await run({ operation: 'move', taskId: a, position: 'after', previousTaskId: b, parent: 'under', parentTaskId: parent });
-		await run({ operation: 'move', taskId: a, position: 'keep', parent: 'root' });
+		for (const parameters of [
+			{ taskId: b, position: 'first', parent: 'keep' },
+			{ taskId: a, position: 'after', previousTaskId: b, parent: 'under', parentTaskId: parent },
+			{ taskId: a, position: 'keep', parent: 'root' },
+		]) {
+			const { items, error } = await run({ operation: 'move', ...parameters });
+			expect(error).toBeUndefined();
+			expect(items[0].json).toEqual({ id: parameters.taskId, success: true });
+		}
 		const bodies = (await apiCalls()).map((call) => call.body);
 		expect(bodies).toEqual([
 			{ id: b, previousId: null },
@@ -245,7 +314,7 @@ describe('Move', () => {
 		]);
 		const [taskA, taskB, taskParent] = await Promise.all([a, b, parent].map((id) => sandbox.getTask(id)));
 		expect(taskB!.position).toBeLessThan(taskParent!.position);
-		expect(taskA!.relatedTo ?? {}).toEqual({});
+		expect(taskA).not.toHaveProperty('relatedTo');
 	});
 
 	it('refuses keeping both position and parent', async () => {
@@ -259,8 +328,10 @@ describe('Delete', () => {
 	it('outputs { id, deleted: true }, succeeds again for a deleted task, and refuses a never-existing ID', async () => {
 		const id = await sandbox.createTask({ title: 'Doomed' });
 		const first = await run({ operation: 'delete', taskId: id });
+		expect(first.error).toBeUndefined();
 		expect(first.items[0].json).toEqual({ id, deleted: true });
 		const again = await run({ operation: 'delete', taskId: id });
+		expect(again.error).toBeUndefined();
 		expect(again.items[0].json).toEqual({ id, deleted: true });
 		const never = await run({ operation: 'delete', taskId: 'never-existed' });
 		expect(never.error?.message).toMatch(/^The service rejected the request: Invalid task id \(errorRef [\w-]+\)$/);
@@ -273,8 +344,10 @@ describe('Close and Reopen', () => {
 	it('completes and reopens a task', async () => {
 		const id = await sandbox.createTask({ title: 'Cycle' });
 		const closed = await run({ operation: 'close', taskId: id, returnTask: true });
+		expect(closed.error).toBeUndefined();
 		expect(closed.items[0].json).toMatchObject({ id, progress: 'completed' });
 		const reopened = await run({ operation: 'reopen', taskId: id });
+		expect(reopened.error).toBeUndefined();
 		expect(reopened.items[0].json).toEqual({ id, success: true });
 		expect(await sandbox.getTask(id)).toMatchObject({ progress: 'needs-action' });
 	});
@@ -282,7 +355,8 @@ describe('Close and Reopen', () => {
 	it('sends Occurrence Start as an ISO 8601 date-time', async () => {
 		const id = await sandbox.createTask({ title: 'Recurring' });
 		await sandbox.clearRequests();
-		await run({ operation: 'close', taskId: id, occurrenceStart: '2026-12-01T09:00:00' }, { timezone: 'Europe/Berlin' });
+		const { error } = await run({ operation: 'close', taskId: id, occurrenceStart: '2026-12-01T09:00:00' }, { timezone: 'Europe/Berlin' });
+		expect(error).toBeUndefined();
 		const [close] = await apiCalls();
 		expect(close.body).toEqual({ id, occurrenceStart: '2026-12-01T09:00:00+01:00' });
 	});
@@ -290,7 +364,7 @@ describe('Close and Reopen', () => {
 
 describe('several items', () => {
 	it('sends one request per item with its own expressions, and nothing leaks between items', async () => {
-		const { items } = await run(
+		const { items, error } = await run(
 			{
 				operation: 'create',
 				title: '={{ $json.title }}',
@@ -299,8 +373,10 @@ describe('several items', () => {
 			},
 			{ items: [{ title: 'one', priority: 1, tags: ['x'] }, { title: 'two' }, { title: 'three', priority: 3 }] },
 		);
+		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
 		const bodies = (await apiCalls()).map((call) => call.body);
+		expect(bodies).toHaveLength(3);
 		expect(bodies).toEqual(
 			expect.arrayContaining([
 				{ title: 'one', priority: 1, tags: ['x'] },
@@ -346,7 +422,7 @@ describe('authentication and limits', () => {
 		}
 	});
 
-	it('waits out 429s and creates every task exactly once', async () => {
+	it('paces a job through a small budget: every task created once, without a single 429', async () => {
 		await sandbox.control('limits', { points: 3, windowSeconds: 1 });
 		const titles = Array.from({ length: 8 }, (_, index) => ({ title: `bulk ${index}` }));
 		const { items, error } = await run(
@@ -357,10 +433,19 @@ describe('authentication and limits', () => {
 		expect(items).toHaveLength(8);
 		await sandbox.control('limits', { points: null });
 		const created = (await apiCalls()).filter((call) => call.path === '/v3/tasks/create');
-		expect(created.filter((call) => call.status === 200)).toHaveLength(8);
-		expect(created.some((call) => call.status === 429)).toBe(true);
+		expect(created.map((call) => call.status)).toEqual(Array(8).fill(200));
 		const listed = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '100' } });
 		expect(listed.body.data.tasks.map((task: { title: string }) => task.title).sort()).toEqual(titles.map((t) => t.title).sort());
+	});
+
+	it('waits out a 429 caused by another client of the account, and creates the task once', async () => {
+		await sandbox.control('limits', { points: 3, windowSeconds: 2 });
+		for (let call = 0; call < 3; call++) await sandbox.api('GET', '/v3/tasks', { qs: { id: 'other-client' } });
+		const { items, error } = await run({ operation: 'create', title: 'after the other client', returnFullTask: false });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		const created = (await apiCalls()).filter((call) => call.path === '/v3/tasks/create');
+		expect(created.map((call) => call.status)).toEqual([429, 200]);
 	});
 
 	it('does not replay a write after a 5xx, and retries a read', async () => {
@@ -372,6 +457,7 @@ describe('authentication and limits', () => {
 		const id = await sandbox.createTask({ title: 'read me' });
 		await sandbox.control('faults', { status: 502, count: 2 });
 		const read = await run({ operation: 'get', taskId: id });
+		expect(read.error).toBeUndefined();
 		expect(read.items[0].json.title).toBe('read me');
 	});
 });

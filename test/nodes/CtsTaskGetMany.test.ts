@@ -3,6 +3,7 @@
  * boundaries, Limit, Updated After, and the one case the interface cannot page past.
  */
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { AlteringProxy } from '../harness/alteringProxy';
 import { Engine } from '../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
 
@@ -53,6 +54,35 @@ it('Return All reads 250 tasks whose ties straddle page boundaries, each exactly
 	expect(calls.map((call) => call.points)).toEqual([10, 10, 10, 10]);
 });
 
+it('Return All outputs a task changed during the walk once, in its newest version', async () => {
+	const ids = await createGroups([60, 60, 30]);
+	let changed = false;
+	const proxy = new AlteringProxy(sandbox.url, async (_method, path, answer) => {
+		if (path === '/v3/tasks/list' && !changed) {
+			// After the first page was read: the first task changes, and is listed again later.
+			changed = true;
+			await sandbox.control('clock', { advanceSeconds: 1 });
+			await sandbox.api('POST', '/v3/tasks/update', { body: { id: ids[0], title: 'changed during the walk' } });
+		}
+		return answer;
+	});
+	await proxy.start();
+	try {
+		const { items, error } = await engine.runNode({
+			type: 'ctsTask',
+			parameters: { resource: 'task', operation: 'getAll', returnAll: true },
+			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url } },
+		});
+		expect(error).toBeUndefined();
+		const returned = items.map((item) => item.json);
+		expect(returned).toHaveLength(150);
+		expect(new Set(returned.map((task) => task.id)).size).toBe(150);
+		expect(returned.filter((task) => task.id === ids[0])).toEqual([expect.objectContaining({ title: 'changed during the walk' })]);
+	} finally {
+		await proxy.stop();
+	}
+});
+
 it('Return All needs one call per 100 tasks when no timestamps are shared, plus one to see the end', async () => {
 	await sandbox.control('clock', { now: '2026-03-01T09:00:00.000Z' });
 	for (let index = 0; index < 150; index++) {
@@ -60,7 +90,8 @@ it('Return All needs one call per 100 tasks when no timestamps are shared, plus 
 		await sandbox.control('clock', { advanceSeconds: 1 });
 	}
 	await sandbox.clearRequests();
-	const { items } = await getMany({ returnAll: true });
+	const { items, error } = await getMany({ returnAll: true });
+	expect(error).toBeUndefined();
 	expect(items).toHaveLength(150);
 	// 100, then 51 (one re-read at the boundary + 50): a page that is not full ends the walk.
 	expect(await listCalls()).toHaveLength(2);
@@ -68,7 +99,8 @@ it('Return All needs one call per 100 tasks when no timestamps are shared, plus 
 
 it('Limit stops after that many tasks, asking only for what it still needs', async () => {
 	await createGroups([60, 50, 50, 50, 40]);
-	const { items } = await getMany({ returnAll: false, limit: 150 });
+	const { items, error } = await getMany({ returnAll: false, limit: 150 });
+	expect(error).toBeUndefined();
 	expect(items).toHaveLength(150);
 	expect(new Set(items.map((item) => item.json.id)).size).toBe(150);
 	const calls = await listCalls();
@@ -77,14 +109,16 @@ it('Limit stops after that many tasks, asking only for what it still needs', asy
 
 it('Limit below 100 is one call of that size', async () => {
 	await createGroups([5, 5]);
-	const { items } = await getMany({ returnAll: false, limit: 3 });
+	const { items, error } = await getMany({ returnAll: false, limit: 3 });
+	expect(error).toBeUndefined();
 	expect(items).toHaveLength(3);
 	expect((await listCalls()).map((call) => call.query.limit)).toEqual(['3']);
 });
 
 it('Updated After returns only tasks changed after that moment', async () => {
 	await createGroups([3, 2]);
-	const { items } = await getMany({ returnAll: true, filters: { updatedAfter: '2026-03-01T09:00:00.500Z' } });
+	const { items, error } = await getMany({ returnAll: true, filters: { updatedAfter: '2026-03-01T09:00:00.500Z' } });
+	expect(error).toBeUndefined();
 	expect(items.map((item) => item.json.title).sort()).toEqual(['g1-0', 'g1-1']);
 	expect((await listCalls())[0].query.updatedAfter).toBe('2026-03-01T09:00:00.500Z');
 });
@@ -93,13 +127,15 @@ it('completed and deleted tasks are not listed', async () => {
 	const [open, done, gone] = await createGroups([3]);
 	await sandbox.api('POST', '/v3/tasks/close', { body: { id: done } });
 	await sandbox.api('POST', '/v3/tasks/delete', { body: { id: gone } });
-	const { items } = await getMany({ returnAll: true });
+	const { items, error } = await getMany({ returnAll: true });
+	expect(error).toBeUndefined();
 	expect(items.map((item) => item.json.id)).toEqual([open]);
 });
 
 it('more than 100 tasks on one timestamp: returns what it can, warns in the output, never loops', async () => {
 	await createGroups([120, 5]);
-	const { items, run } = await getMany({ returnAll: true });
+	const { items, run, error } = await getMany({ returnAll: true });
+	expect(error).toBeUndefined();
 	expect(items).toHaveLength(105);
 	expect(await listCalls()).toHaveLength(3);
 	const hints = run.data.resultData.runData.CTS[0].hints ?? [];

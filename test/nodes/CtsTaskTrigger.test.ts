@@ -9,6 +9,7 @@ import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
+import { AlteringProxy } from '../harness/alteringProxy';
 import { PollHarness } from '../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
 
@@ -21,8 +22,10 @@ beforeEach(async () => {
 	await sandbox.control('clock', { now: '2026-03-01T09:00:00.000Z' });
 });
 
+// These tests are about what is delivered; sharing the point budget has its own tests, so the
+// trigger may use all of it here (the sandbox's clock stands still, its window never resets).
 function trigger(parameters: IDataObject = {}) {
-	return new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'], ...parameters }, {
+	return new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'], options: { budgetShare: 100 }, ...parameters }, {
 		ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url },
 	});
 }
@@ -64,6 +67,29 @@ it('first activation on the service\'s real clock: tasks changed minutes ago are
 			[fresh, 'created'],
 		].sort(),
 	);
+});
+
+it('first activation behind a proxy that removes the Date header: starts from the local clock, says so, loses nothing', async () => {
+	await sandbox.control('clock', { now: null });
+	const proxy = new AlteringProxy(sandbox.url, (_method, _path, answer) => {
+		const headers = { ...answer.headers };
+		delete headers.date;
+		return { ...answer, headers };
+	});
+	await proxy.start();
+	const warn = jest.spyOn(Container.get(Logger), 'warn');
+	try {
+		const poller = new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'] }, {
+			ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url },
+		});
+		expect(await poller.poll()).toBeNull();
+		expect(warn).toHaveBeenCalledWith(expect.stringContaining("the service's answer had no Date header"));
+		const fresh = await sandbox.createTask({ title: 'after activation' });
+		expect(delivered(await poller.poll()).map((task) => [task.id, task.triggerEvent])).toEqual([[fresh, 'created']]);
+	} finally {
+		warn.mockRestore();
+		await proxy.stop();
+	}
 });
 
 it('delivers a created and an updated task once each, marked with the event; an idle poll is one list call', async () => {

@@ -5,7 +5,7 @@
  * request (starting with the field), or a NodeApiError carrying the service's verdict.
  */
 import fc from 'fast-check';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
@@ -43,9 +43,29 @@ const asExpression = anyValue
 	.filter((expression) => !expression.slice(3, -3).includes('}}') && !expression.slice(3, -3).includes('{{'));
 const parameterValue = fc.oneof(anyValue, asExpression);
 
+/** What a successful run must have output and done; called with the node's output items. */
+type SuccessCheck = (items: INodeExecutionData[]) => Promise<void>;
+
+/** A create outputs one item, and the service holds what it names. */
+const createdTask: SuccessCheck = async (items) => {
+	expect(items).toHaveLength(1);
+	expect(await sandbox.getTask(items[0].json.id as string)).toMatchObject({ id: items[0].json.id, deleted: undefined });
+};
+const createdEvent: SuccessCheck = async (items) => {
+	expect(items).toHaveLength(1);
+	const { status, body } = await sandbox.api('GET', '/v3/events', { qs: { id: items[0].json.id as string } });
+	expect(status).toBe(200);
+	expect(body.data.event).toMatchObject({ id: items[0].json.id, title: 'x' });
+};
+/** A list outputs each task or event once. */
+const listed = (type: 'Task' | 'Event'): SuccessCheck => async (items) => {
+	expect(items.every((item) => item.json['@type'] === type)).toBe(true);
+	expect(new Set(items.map((item) => item.json.id)).size).toBe(items.length);
+};
+
 const knownErrorMessage = /^([A-Z][\w /()'-]*: .+|The service rejected the request.*|Task not found.*|Event not found.*|Not found.*|The change to task .*)$/s;
 
-async function expectCleanOutcome(type: string, parameters: IDataObject) {
+async function expectCleanOutcome(type: string, parameters: IDataObject, onSuccess: SuccessCheck) {
 	const { error, items } = await engine.runNode({
 		type,
 		parameters,
@@ -55,7 +75,11 @@ async function expectCleanOutcome(type: string, parameters: IDataObject) {
 		},
 	});
 	if (!error) {
-		expect(items.length).toBeGreaterThanOrEqual(0);
+		for (const item of items) {
+			expect(item.error).toBeUndefined();
+			expect(typeof item.json.id).toBe('string');
+		}
+		await onSuccess(items);
 		return;
 	}
 	if (error.name === 'WorkflowHasIssuesError') {
@@ -92,10 +116,16 @@ it('Task Create and Update: any field values end in success or an error naming t
 					description: values.description,
 					estimatedDuration: { duration: { hours: values.hours, minutes: 5 } },
 				};
-				const parameters = update
-					? { resource: 'task', operation: 'update', taskId: 'x', updateFields: { ...fields, title: values.title } }
-					: { resource: 'task', operation: 'create', title: values.title, returnFullTask: false, additionalFields: fields };
-				await expectCleanOutcome('ctsTask', parameters);
+				if (update) {
+					// No task "x" exists: an update can only end in an error.
+					const parameters = { resource: 'task', operation: 'update', taskId: 'x', updateFields: { ...fields, title: values.title } };
+					await expectCleanOutcome('ctsTask', parameters, async (items) => {
+						throw new Error(`an update of a task that does not exist succeeded: ${JSON.stringify(items[0]?.json)}`);
+					});
+				} else {
+					const parameters = { resource: 'task', operation: 'create', title: values.title, returnFullTask: false, additionalFields: fields };
+					await expectCleanOutcome('ctsTask', parameters, createdTask);
+				}
 			},
 		),
 		{ numRuns: 150 },
@@ -136,7 +166,7 @@ it('Event Create: any timing and field values end in success or an error naming 
 						alerts: { alert: [{ minutesBefore: values.minutes, action: 'display' }] },
 						recurrence: { rule: { frequency: 'monthly', interval: 1, byMonthDay: values.byMonthDay, ends: 'count', count: values.count } },
 					},
-				});
+				}, createdEvent);
 			},
 		),
 		{ numRuns: 150 },
@@ -146,7 +176,7 @@ it('Event Create: any timing and field values end in success or an error naming 
 it('Task Get Many and Event Get Many: any filter values end cleanly', async () => {
 	await fc.assert(
 		fc.asyncProperty(parameterValue, parameterValue, parameterValue, parameterValue, async (limit, updatedAfter, start, end) => {
-			await expectCleanOutcome('ctsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit, filters: { updatedAfter } });
+			await expectCleanOutcome('ctsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit, filters: { updatedAfter } }, listed('Task'));
 			await expectCleanOutcome('ctsEvent', {
 				authentication: 'v3',
 				resource: 'event',
@@ -157,7 +187,7 @@ it('Task Get Many and Event Get Many: any filter values end cleanly', async () =
 				end,
 				returnAll: false,
 				limit,
-			});
+			}, listed('Event'));
 		}),
 		{ numRuns: 100 },
 	);
@@ -171,7 +201,18 @@ it('Event Update and Delete: any identification, timing and field values end cle
 	await fc.assert(
 		fc.asyncProperty(
 			fc.record({
-				eventId: fc.oneof(fc.constant(realId), parameterValue),
+				// The Event field is a resource locator: the editor stores `{ __rl, mode, value }`, and
+				// workflows from before the list hold plain values. (A bare null, which no editor stores,
+				// makes n8n's own parameter check fail before any node code: isValidResourceLocatorParameterValue.)
+				eventId: fc.oneof(
+					fc.constant(realId),
+					parameterValue.filter((value) => value !== null),
+					fc.record({ __rl: fc.constant(true), mode: fc.constantFrom('id', 'list'), value: fc.oneof(fc.constant(realId), parameterValue) }),
+				),
+				calendar: fc.oneof(
+					fc.constant({ __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-primary' }),
+					fc.record({ __rl: fc.constant(true), mode: fc.constantFrom('id', 'list'), value: parameterValue }),
+				),
 				start: parameterValue,
 				end: parameterValue,
 				timeZone: parameterValue,
@@ -187,10 +228,22 @@ it('Event Update and Delete: any identification, timing and field values end cle
 					operation,
 					identifyBy: 'id',
 					eventId: values.eventId,
-					accountId: 'acc-alice-a',
-					calendarId: 'cal-alice-a-primary',
+					calendarId: values.calendar,
 					seriesUpdateMode: values.mode,
 					updateFields: { start: values.start, end: values.end, timeZone: values.timeZone, allDay: values.allDay, participantsToRemove: values.remove },
+				}, async (items) => {
+					expect(items).toHaveLength(1);
+					const { id, deleted, alreadyDeleted } = items[0].json;
+					if (operation === 'update') {
+						// The only event there is: a single event, which only This Occurrence changes.
+						expect(id).toBe(realId);
+						return;
+					}
+					// A delete that succeeds names an event, and that event is gone.
+					expect(deleted).toBe(true);
+					expect(String(id).trim()).not.toBe('');
+					if (!alreadyDeleted) expect(id).toBe(realId);
+					expect((await sandbox.api('GET', '/v3/events', { qs: { id: id as string } })).status).toBe(404);
 				});
 			},
 		),

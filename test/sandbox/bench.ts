@@ -1,6 +1,7 @@
 /**
  * `npm run bench:sandbox`: requests per second of the sandbox for get, create and list (tasks and
- * events), and the time to list a 6-month window over 200 weekly series.
+ * events), the time to list a 6-month window over 200 weekly series, the recurrence expander
+ * alone, and what an injected delay costs the call it delays and the call after it.
  * Starts the built sandbox (`main.js`) in a child process on a free port, turns rate limiting
  * off, and drives it over keep-alive connections from this process.
  *
@@ -9,6 +10,8 @@
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
+
+import { expandOccurrences, WEEKDAYS, type RecurrenceRule } from './recurrence';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -54,6 +57,20 @@ async function json(base: URL, method: 'GET' | 'POST', path: string, body?: unkn
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	return res.status === 204 ? undefined : res.json();
+}
+
+/** One figure: its name, then what was measured (the main benchmark reads these lines). */
+function report(name: string, figure: string): void {
+	console.log(`${name.padEnd(34)}  ${figure}`);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function timedCall(base: URL, target: Target): Promise<number> {
+	const started = process.hrtime.bigint();
+	const status = await send(base, target);
+	if (status !== 200) throw new Error(`${target.path} answered ${status}`);
+	return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
 async function scenario(base: URL, name: string, next: () => Target): Promise<void> {
@@ -110,6 +127,8 @@ async function main(): Promise<void> {
 		await scenario(base, 'GET /v3/tasks/list?limit=1', () => ({ method: 'GET', path: '/v3/tasks/list' }));
 		await scenario(base, 'GET /v3/tasks/list?limit=100', () => ({ method: 'GET', path: '/v3/tasks/list?limit=100' }));
 		await benchEvents(base);
+		await benchFaultDelay(base, ids[0]);
+		benchRecurrence();
 	} finally {
 		agent.destroy();
 		child.kill('SIGTERM');
@@ -117,7 +136,6 @@ async function main(): Promise<void> {
 }
 
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'UTC'];
-const WEEKDAYS = ['mo', 'tu', 'we', 'th', 'fr'];
 
 /**
  * Events: 200 weekly series in one calendar (different zones, days and times, across daylight-
@@ -148,16 +166,11 @@ async function benchEvents(base: URL): Promise<void> {
 	const bytes = Buffer.byteLength(text);
 	const count = (JSON.parse(text) as { data: { events: unknown[] } }).data.events.length;
 	const times: number[] = [];
-	for (let run = 0; run < 25; run++) {
-		const started = process.hrtime.bigint();
-		const status = await send(base, { method: 'GET', path });
-		times.push(Number(process.hrtime.bigint() - started) / 1e6);
-		if (status !== 200) throw new Error(`list answered ${status}`);
-	}
+	for (let run = 0; run < 25; run++) times.push(await timedCall(base, { method: 'GET', path }));
 	const warm = times.slice(5).sort((a, b) => a - b);
-	const median = warm[Math.floor(warm.length / 2)];
+	const listMs = median(warm);
 	console.log(
-		`${'list 6 months, 200 weekly series'.padEnd(34)} ${median.toFixed(1).padStart(7)} ms median (min ${warm[0].toFixed(1)} ms, first ${times[0].toFixed(1)} ms; ${count} occurrences, ${(bytes / 1e6).toFixed(1)} MB; target < 50 ms)`,
+		`${'list 6 months, 200 weekly series'.padEnd(34)} ${listMs.toFixed(1).padStart(7)} ms median (min ${warm[0].toFixed(1)} ms, first ${times[0].toFixed(1)} ms; ${count} occurrences, ${(bytes / 1e6).toFixed(1)} MB); target < 50 ms`,
 	);
 	const single = (await json(base, 'POST', '/v3/events/create', { ...calendar, title: 'One', start: '2026-03-02T09:00:00', duration: 'PT1H', timeZone: 'Europe/Berlin', showWithoutTime: false })) as {
 		data: { event: { id: string } };
@@ -166,6 +179,67 @@ async function benchEvents(base: URL): Promise<void> {
 	await scenario(base, 'GET /v3/events (get by id)', () => ({ method: 'GET', path: `/v3/events?id=${id}` }));
 	const body = JSON.stringify({ ...calendar, calendarId: 'cal-alice-a-primary', title: 'Bench', start: '2026-03-02T09:00:00', duration: 'PT1H', timeZone: 'Europe/Berlin', showWithoutTime: false });
 	await scenario(base, 'POST /v3/events/create', () => ({ method: 'POST', path: '/v3/events/create', body }));
+}
+
+/**
+ * An injected delay (`POST /_sandbox/faults {"delayMs":150}`): how long the delayed call takes,
+ * and the call after it, once the delay is used up, against a call made before the fault was
+ * set. Rounds of the three calls, one after another; the ratio is taken round by round.
+ */
+async function benchFaultDelay(base: URL, id: string): Promise<void> {
+	const DELAY_MS = 150;
+	const target: Target = { method: 'GET', path: `/v3/tasks?id=${id}` };
+	const baseline: number[] = [];
+	const delayed: number[] = [];
+	const after: number[] = [];
+	for (let round = 0; round < 20; round++) {
+		baseline.push(await timedCall(base, target));
+		await fetch(new URL('/_sandbox/faults', base), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ delayMs: DELAY_MS, count: 1 }),
+		});
+		delayed.push(await timedCall(base, target));
+		after.push(await timedCall(base, target));
+	}
+	const ratio = median(after.map((value, round) => value / baseline[round]));
+	report(`fault delay ${DELAY_MS} ms: the delayed call`, `${median(delayed).toFixed(1)} ms median of 20 (min ${Math.min(...delayed).toFixed(1)} ms); target ≥ ${DELAY_MS} ms`);
+	report(
+		'fault delay used up: the next call',
+		`${median(after).toFixed(2)} ms median of 20 (max ${Math.max(...after).toFixed(2)} ms) = ${ratio.toFixed(2)}× a call before the fault (${median(baseline).toFixed(2)} ms); target: not delayed (far below ${DELAY_MS} ms)`,
+	);
+}
+
+/**
+ * The recurrence expander alone, in this process: 200 weekly series (four zones, one of them
+ * floating; two weekdays, or every other week for 60 occurrences) over a 6-month window.
+ */
+function benchRecurrence(): void {
+	const zones = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', null];
+	const series = Array.from({ length: 200 }, (_, i) => {
+		const rule: RecurrenceRule =
+			i % 4
+				? { '@type': 'RecurrenceRule', frequency: 'weekly', byDay: [{ '@type': 'NDay', day: WEEKDAYS[i % 5] }, { '@type': 'NDay', day: WEEKDAYS[(i + 2) % 5] }] }
+				: { '@type': 'RecurrenceRule', frequency: 'weekly', interval: 2, count: 60 };
+		return {
+			start: `2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}T${String(7 + (i % 10)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00`,
+			timeZone: zones[i % zones.length],
+			duration: i % 3 ? 'PT1H' : 'PT30M',
+			rules: [rule],
+		};
+	});
+	const window = { windowStart: new Date('2026-01-01T00:00:00Z'), windowEnd: new Date('2026-07-01T00:00:00Z') };
+	const expandAll = () => {
+		const started = process.hrtime.bigint();
+		const total = series.reduce((sum, one) => sum + expandOccurrences({ ...one, ...window }).length, 0);
+		return { total, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+	};
+	const first = expandAll();
+	const warm = Array.from({ length: 10 }, () => expandAll().ms);
+	report(
+		'recurrence: 200 series, 6 months',
+		`${median(warm).toFixed(1)} ms median of 10 warm runs (first run ${first.ms.toFixed(1)} ms); ${first.total} occurrences, ${((median(warm) * 1000) / first.total).toFixed(2)} µs each; in process, no HTTP`,
+	);
 }
 
 main().catch((error: unknown) => {

@@ -8,7 +8,7 @@
  *   lifetime 3600 s; a negative lifetime mints an expired token).
  * - `GET|POST /_sandbox/clock` `{ now?: instant | null, advanceSeconds?: number }` → `{ now, frozen }`.
  * - `GET|POST /_sandbox/limits` `{ points: number | null, windowSeconds? }` → `{ points, windowSeconds }`.
- * - `GET|POST|DELETE /_sandbox/faults` `{ status?, delayMs?, count?, retryAfterSeconds? }` → pending faults.
+ * - `GET|POST|DELETE /_sandbox/faults` `{ status?, delayMs?, count?, retryAfterSeconds?, path? }` → pending faults.
  * - `GET|DELETE /_sandbox/requests` → `{ requests: [...] }`, oldest first.
  * - `GET /_sandbox/health` → `{ ok: true }`.
  */
@@ -32,12 +32,21 @@ export class Faults {
 
 	delayRemaining = 0;
 
+	/** Only API calls to this path take the faults; every call when unset. */
+	path: string | undefined = undefined;
+
 	clear(): void {
 		this.failStatus = 0;
 		this.failRemaining = 0;
 		this.retryAfterSeconds = 1;
 		this.delayMs = 0;
 		this.delayRemaining = 0;
+		this.path = undefined;
+	}
+
+	/** Whether an API call to `path` takes a fault. */
+	pendingFor(path: string): boolean {
+		return this.pending && (this.path === undefined || this.path === path);
 	}
 
 	/** Takes the fault for one API call: the delay to wait, and the status to fail with (0: none). */
@@ -59,7 +68,7 @@ export class Faults {
 		return this.failRemaining > 0 || this.delayRemaining > 0;
 	}
 
-	describe(): Record<string, number> {
+	describe(): Record<string, number | string> {
 		const out: Record<string, number> = {};
 		if (this.failRemaining > 0) {
 			out.status = this.failStatus;
@@ -70,7 +79,7 @@ export class Faults {
 			out.delayMs = this.delayMs;
 			out.delayCount = this.delayRemaining;
 		}
-		return out;
+		return this.path === undefined || !this.pending ? out : { ...out, path: this.path };
 	}
 }
 
@@ -204,6 +213,10 @@ const faultsSchema = z
 				.min(1, 'retryAfterSeconds must not be less than 1')
 				.max(86_400, 'retryAfterSeconds must not be greater than 86400')
 				.optional(),
+			path: z
+				.string({ invalid_type_error: 'path must be a string' })
+				.startsWith('/', 'path must start with /')
+				.optional(),
 		},
 		{ invalid_type_error: 'request body must be a JSON object' },
 	)
@@ -270,6 +283,7 @@ export const controlRoutes: Route[] = [
 		}
 		const faults = ctx.sandbox.faults;
 		const count = input.count ?? 1;
+		faults.path = input.path;
 		if (input.status !== undefined) {
 			faults.failStatus = input.status;
 			faults.failRemaining = count;

@@ -4,11 +4,13 @@
  *
  * Order of checks on every call: query and body schemas (400) → the account named in the request
  * is the caller's (400) → its calendar connection (expired 401, revoked 403) → the calendar belongs
- * to the account (400) → the event (404) → the series mode (400) → the change. get has no
- * account in the request: the event's own account is checked (401/403) before a 404.
+ * to the account (400) → a write may go to the calendar (`myRights`, 403) → the event (404) → the
+ * series mode (400) → the change. get has no account in the request: the event's own account is
+ * checked (401/403) before a 404.
  */
 import { z } from 'zod';
 
+import { writableCalendar } from './calendars';
 import { ApiError, validate } from './errors';
 import { newEventId, newUid } from './eventIds';
 import {
@@ -140,12 +142,13 @@ function createEventV3(ctx: RequestContext): Reply {
 	const account = callerAccount(ctx.store, ctx.user.id, input.accountId);
 	checkConnection(account);
 	calendarOfAccount(ctx.store, account, input.calendarId);
+	writableCalendar(ctx.store, input.calendarId);
 	const event = createEvent(ctx.store, ctx.user, account, input.calendarId, input, ctx.clock.nowIso());
 	const body = { data: { event: presentTarget(ctx.store, ctx.user.id, { kind: 'event', event }, 'v3') } };
 	return { status: 200, body };
 }
 
-/** Account, connection and calendar of an update or delete body, then the event they name (404). */
+/** Account, connection and (writable) calendar of an update or delete body, then the event they name (404). */
 function locate(
 	ctx: RequestContext,
 	body: { accountId: string; calendarId: string },
@@ -154,6 +157,7 @@ function locate(
 	const account = callerAccount(ctx.store, ctx.user.id, body.accountId);
 	checkConnection(account);
 	calendarOfAccount(ctx.store, account, body.calendarId);
+	writableCalendar(ctx.store, body.calendarId);
 	const target = find(eventsOf(ctx.store, ctx.user.id));
 	if (!target) throw eventNotFound(account.integrationId);
 	const event = targetEvent(target);

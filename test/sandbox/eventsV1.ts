@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 
+import { writableCalendar } from './calendars';
 import { ApiError, validate } from './errors';
 import {
 	EVENT_MESSAGES,
@@ -30,6 +31,7 @@ import {
 	respond,
 	seriesModeV1Query,
 	stringField,
+	targetEvent,
 	updateEventV1Schema,
 	updateTarget,
 	windowShape,
@@ -81,12 +83,16 @@ function callerCalendar(store: Store, userId: string, calendarId: string): Accou
 	return store.accounts.get(calendar.accountId)!;
 }
 
-/** The live event an id names: its account's connection first (401/403), then 404. */
-function locate(ctx: RequestContext, id: string): { account: Account; target: Target } {
+/**
+ * The live event an id names, to be changed (`write`) or answered (`rsvp`): its account's
+ * connection first (401/403), then 404, then whether its calendar allows that (403).
+ */
+function locate(ctx: RequestContext, id: string, action: 'write' | 'rsvp' = 'write'): { account: Account; target: Target } {
 	const { record, target } = resolveId(eventsOf(ctx.store, ctx.user.id), id);
 	if (!record) throw eventNotFound();
 	const account = checkedAccountOf(ctx.store, record);
 	if (!target) throw eventNotFound(account.integrationId);
+	writableCalendar(ctx.store, targetEvent(target).calendarId, action);
 	return { account, target };
 }
 
@@ -109,6 +115,7 @@ function createEventV1(ctx: RequestContext): Reply {
 	const input = validate(createEventV1Schema, ctx.body);
 	const account = callerCalendar(ctx.store, ctx.user.id, input.calendarId);
 	checkConnection(account);
+	writableCalendar(ctx.store, input.calendarId);
 	const event = createEvent(ctx.store, ctx.user, account, input.calendarId, input, ctx.clock.nowIso());
 	return { status: 200, body: { data: { event: presentTarget(ctx.store, ctx.user.id, { kind: 'event', event }, 'v1') } } };
 }
@@ -141,7 +148,7 @@ function rsvp(status: ParticipationStatus) {
 	return (ctx: RequestContext): Reply => {
 		validate(seriesModeV1Query, ctx.query);
 		const { id } = validate(rsvpSchema, ctx.body);
-		const { account, target } = locate(ctx, id);
+		const { account, target } = locate(ctx, id, 'rsvp');
 		respond(target, status, account.ownerEmail, ctx.clock.nowIso());
 		ctx.store.changed();
 		return { status: 204 };

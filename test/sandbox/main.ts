@@ -19,7 +19,7 @@ async function main(): Promise<void> {
 	console.log(
 		[
 			`Calendar and Task Service sandbox listening on ${sandbox.url}`,
-			`  v3 (tasks, events):  ${sandbox.url}/v3/...   Authorization: ApiKey <key>`,
+			`  v3 (tasks, events, tags, calendars, accounts):  ${sandbox.url}/v3/...   Authorization: ApiKey <key>`,
 			`  v1 (events, RSVP):   ${sandbox.url}/v1/...   Authorization: Bearer <token>`,
 			'API keys:',
 			...keys.map((line) => (line.includes('noplan') ? `${line} (plan without API access: 403)` : line)),

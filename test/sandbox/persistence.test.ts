@@ -9,6 +9,7 @@ import ts from 'typescript';
 
 import { startSandbox, type Sandbox } from './server';
 import { SAVE_DELAY_MS } from './store';
+import { Events } from './support/events';
 import { ALICE, Client } from './support/http';
 
 let dir: string;
@@ -79,6 +80,47 @@ describe('persistence', () => {
 		await first.sandbox.close();
 		const second = await start(file);
 		expect((await second.getTask(await second.createTask())).position).toBeGreaterThan(old.position);
+	});
+
+	it('persistence: tags survive a restart, deleted ones included, with their updated times', async () => {
+		const file = join(dir, 'state.json');
+		const first = await start(file);
+		const created = await first.post('/v3/tags/create', { name: 'Kept', color: '#123abc' });
+		await first.post('/v3/tags/delete', { id: 'tag-alice-work' });
+		const since = { updatedAfter: '2026-01-01T00:00:00Z' };
+		const before = (await first.get('/v3/tags/list', since)).body;
+		expect(before.map((t: { id: string }) => t.id)).toContain(created.body.id);
+		await first.sandbox.close();
+
+		const second = await start(file);
+		expect((await second.get('/v3/tags/list', since)).body).toEqual(before);
+		expect((await second.get('/v3/tags', { id: 'tag-alice-work' })).status).toBe(404);
+	});
+
+	it('persistence: a state file of version 1 (before tags) keeps its tasks and events and gets today\'s fixtures for the rest', async () => {
+		const file = join(dir, 'v1.json');
+		const first = await start(file);
+		const taskId = await first.createTask({ title: 'Old' });
+		const event = await new Events(() => first).create();
+		await first.sandbox.close();
+		// Rewrite the file as version 1 wrote it: no tags, calendars and accounts without their details.
+		const state = JSON.parse(readFileSync(file, 'utf8'));
+		state.version = 1;
+		delete state.tags;
+		state.accounts = state.accounts.map(({ id, userId, integrationId, connection, ownerEmail }: Record<string, unknown>) => ({ id, userId, integrationId, connection, ownerEmail }));
+		state.calendars = state.calendars.map(({ id, accountId, userId, name, primary }: Record<string, unknown>) => ({ id, accountId, userId, name, primary }));
+		writeFileSync(file, JSON.stringify(state));
+
+		const second = await start(file);
+		expect((await second.getTask(taskId)).title).toBe('Old');
+		expect(await new Events(() => second).getEvent(event.id)).toEqual(event);
+		const calendars = (await second.get('/v3/calendars/list')).body.data.calendars;
+		expect(calendars).toHaveLength(7);
+		expect(calendars[0]).toMatchObject({ id: 'cal-alice-a-primary', color: '#039be5', sortOrder: 0 });
+		expect((await second.get('/v3/tags/list')).body).toHaveLength(3);
+		expect((await second.getTask(await second.createTask())).position).toBeGreaterThan(1);
+		await second.sandbox.close();
+		expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(2);
 	});
 
 	it('persistence: a missing file starts from the fixtures; a file that is not a state file is refused and left alone', async () => {

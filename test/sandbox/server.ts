@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 import { authenticate } from './auth';
+import { calendarRoutes } from './calendars';
 import { Clock } from './clock';
 import { controlRoutes, Faults, RequestLog, type LoggedRequest } from './control';
 import { ApiError, bodyOf, methodNotAllowed, notFoundRoute, shortErrorBody } from './errors';
@@ -23,6 +24,7 @@ import { eventV1Routes } from './eventsV1';
 import { Limiter } from './limits';
 import { RawJson, Router, type Method, type Query, type Reply, type RequestContext, type Route, type SandboxState } from './router';
 import { Store, type User } from './store';
+import { tagRoutes } from './tags';
 import { taskRoutes } from './tasks';
 
 /** Largest accepted request body: 1 MiB. */
@@ -38,7 +40,14 @@ const MAX_LOGGED_BODY_DEPTH = 64;
  * Every route of the sandbox, area by area. A new area exports its `Route[]` and is added here
  * (for example `...eventRoutes`); `startSandbox({ routes })` can add more for a single instance.
  */
-export const defaultRoutes: Route[] = [...controlRoutes, ...taskRoutes, ...eventRoutes, ...eventV1Routes];
+export const defaultRoutes: Route[] = [
+	...controlRoutes,
+	...taskRoutes,
+	...tagRoutes,
+	...calendarRoutes,
+	...eventRoutes,
+	...eventV1Routes,
+];
 
 export interface SandboxOptions {
 	/** Port to listen on; 0 (the default) picks a free one. */
@@ -159,7 +168,7 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
 		const user = authenticate(store, auth, req.headers.authorization, clock.now());
 		entry.user = user.id;
 
-		if (faults.pending) {
+		if (faults.pendingFor(path)) {
 			const fault = faults.take();
 			if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
 			if (fault.status !== 0) {

@@ -1,6 +1,7 @@
 /**
- * All state of the sandbox in one object: users, API keys, calendar accounts, calendars, tasks
- * and events (both keyed by user), with the fixtures every start and every reset begins from.
+ * All state of the sandbox in one object: users, API keys, calendar accounts, calendars, tasks,
+ * events and tags (the last three keyed by user), with the fixtures every start and every reset
+ * begins from.
  *
  * Persistence is optional: with a data file the state is loaded at start (fixtures when the file
  * does not exist yet) and written after every change, debounced by {@link SAVE_DELAY_MS}.
@@ -33,16 +34,52 @@ export interface Account {
 	userId: string;
 	integrationId: IntegrationId;
 	connection: ConnectionState;
-	/** E-mail address of the account owner. */
+	/** E-mail address of the account owner at the provider (`providerUserId`). */
 	ownerEmail: string;
+	/** The owner's name at the provider (`providerUserDisplayName`). */
+	displayName: string;
+}
+
+/** What the user may do with a calendar (JMAP `myRights`). */
+export interface CalendarRights {
+	mayReadFreeBusy: boolean;
+	mayReadItems: boolean;
+	mayWriteAll: boolean;
+	mayWriteOwn: boolean;
+	mayUpdatePrivate: boolean;
+	mayRSVP: boolean;
+	mayAdmin: boolean;
+	mayDelete: boolean;
 }
 
 export interface Calendar {
 	id: string;
 	accountId: string;
 	userId: string;
+	/** The name at the provider. */
 	name: string;
 	primary: boolean;
+	/** The colour at the provider, `#rrggbb`. */
+	color: string;
+	/** Order within the account. */
+	sortOrder: number;
+	myRights: CalendarRights;
+	/** Offsets (ISO 8601, negative = before the start) of the calendar's default display alerts. */
+	defaultAlertOffsets: { withTime: string[]; withoutTime: string[] };
+	/** Whether the calendar counts for the user's availability. */
+	busy: boolean;
+	/** Colour and name the user gave the calendar in the service. */
+	overrideColor?: string;
+	overrideName?: string;
+}
+
+/** A tag of a user; a deleted tag is kept with `deleted: true` and its deletion time as `updated`. */
+export interface TagRecord {
+	id: string;
+	name: string;
+	color: string;
+	updated: string;
+	deleted?: true;
 }
 
 export type Progress = 'needs-action' | 'in-process' | 'completed' | 'failed' | 'cancelled';
@@ -153,17 +190,85 @@ export class OpenTaskIndex {
 export const SAVE_DELAY_MS = 100;
 
 const FORMAT = 'cts-sandbox-state';
-const FORMAT_VERSION = 1;
+/** Version 2 added tags and the calendar and account details; version 1 files are upgraded on load. */
+const FORMAT_VERSION = 2;
 
 interface Fixtures {
 	users: User[];
 	apiKeys: ApiKeyRecord[];
 	accounts: Account[];
 	calendars: Calendar[];
+	tags: Record<string, TagRecord[]>;
 }
+
+const FULL_RIGHTS: CalendarRights = {
+	mayReadFreeBusy: true,
+	mayReadItems: true,
+	mayWriteAll: true,
+	mayWriteOwn: true,
+	mayUpdatePrivate: true,
+	mayRSVP: true,
+	mayAdmin: true,
+	mayDelete: true,
+};
+
+/** A subscribed calendar: its events can be read, nothing can be written. */
+const READ_ONLY_RIGHTS: CalendarRights = {
+	mayReadFreeBusy: true,
+	mayReadItems: true,
+	mayWriteAll: false,
+	mayWriteOwn: false,
+	mayUpdatePrivate: false,
+	mayRSVP: false,
+	mayAdmin: false,
+	mayDelete: false,
+};
+
+/** Default alerts as each kind of provider sets them up for a new calendar. */
+const DEFAULT_ALERTS: Record<IntegrationId, Calendar['defaultAlertOffsets']> = {
+	providerA: { withTime: ['-PT10M'], withoutTime: ['-PT15H'] },
+	providerB: { withTime: ['-PT15M'], withoutTime: ['-PT18H'] },
+	caldav: { withTime: [], withoutTime: [] },
+};
 
 /** The fixtures after start and after reset. */
 export function fixtures(): Fixtures {
+	const accounts = [
+		account('acc-alice-a', 'alice', 'providerA', 'active', 'alice@sandbox.example', 'Alice Martin'),
+		account('acc-alice-b', 'alice', 'providerB', 'active', 'alice@sandbox.example', 'Alice Martin'),
+		account('acc-alice-c', 'alice', 'caldav', 'active', 'alice@sandbox.example', 'Alice Martin'),
+		account('acc-alice-expired', 'alice', 'providerA', 'expired', 'alice@sandbox.example', 'Alice Martin'),
+		account('acc-alice-revoked', 'alice', 'providerB', 'revoked', 'alice@sandbox.example', 'Alice Martin'),
+		account('acc-bob-a', 'bob', 'providerA', 'active', 'bob@sandbox.example', 'Bob Keller'),
+	];
+	const byId = new Map(accounts.map((a) => [a.id, a]));
+	const sortOrders = new Map<string, number>();
+	/** A calendar of an account, ordered after the account's calendars listed before it (the first is its primary). */
+	const calendar = (
+		id: string,
+		accountId: string,
+		name: string,
+		color: string,
+		extra: Partial<Pick<Calendar, 'myRights' | 'defaultAlertOffsets' | 'busy' | 'overrideColor' | 'overrideName'>> = {},
+	): Calendar => {
+		const owner = byId.get(accountId)!;
+		const sortOrder = sortOrders.get(accountId) ?? 0;
+		sortOrders.set(accountId, sortOrder + 1);
+		// A copy: a test may change one calendar's rights without touching the shared defaults.
+		return structuredClone({
+			id,
+			accountId,
+			userId: owner.userId,
+			name,
+			primary: sortOrder === 0,
+			color,
+			sortOrder,
+			myRights: FULL_RIGHTS,
+			defaultAlertOffsets: DEFAULT_ALERTS[owner.integrationId],
+			busy: true,
+			...extra,
+		});
+	};
 	return {
 		users: [
 			{ id: 'alice', email: 'alice@sandbox.example', apiAccess: true, taskAccountId: 'acc-alice-service' },
@@ -175,23 +280,29 @@ export function fixtures(): Fixtures {
 			{ key: 'sandbox-bob-key', userId: 'bob' },
 			{ key: 'sandbox-noplan-key', userId: 'noplan' },
 		],
-		accounts: [
-			account('acc-alice-a', 'alice', 'providerA', 'active', 'alice@sandbox.example'),
-			account('acc-alice-b', 'alice', 'providerB', 'active', 'alice@sandbox.example'),
-			account('acc-alice-c', 'alice', 'caldav', 'active', 'alice@sandbox.example'),
-			account('acc-alice-expired', 'alice', 'providerA', 'expired', 'alice@sandbox.example'),
-			account('acc-alice-revoked', 'alice', 'providerB', 'revoked', 'alice@sandbox.example'),
-			account('acc-bob-a', 'bob', 'providerA', 'active', 'bob@sandbox.example'),
-		],
+		accounts,
 		calendars: [
-			{ id: 'cal-alice-a-primary', accountId: 'acc-alice-a', userId: 'alice', name: 'Alice', primary: true },
-			{ id: 'cal-alice-a-team', accountId: 'acc-alice-a', userId: 'alice', name: 'Team', primary: false },
-			{ id: 'cal-alice-b-primary', accountId: 'acc-alice-b', userId: 'alice', name: 'Calendar', primary: true },
-			{ id: 'cal-alice-c-home', accountId: 'acc-alice-c', userId: 'alice', name: 'Home', primary: true },
-			{ id: 'cal-alice-expired', accountId: 'acc-alice-expired', userId: 'alice', name: 'Old', primary: true },
-			{ id: 'cal-alice-revoked', accountId: 'acc-alice-revoked', userId: 'alice', name: 'Former', primary: true },
-			{ id: 'cal-bob-a-primary', accountId: 'acc-bob-a', userId: 'bob', name: 'Bob', primary: true },
+			calendar('cal-alice-a-primary', 'acc-alice-a', 'alice@sandbox.example', '#039be5', { overrideName: 'Personal' }),
+			calendar('cal-alice-a-team', 'acc-alice-a', 'Team Platform', '#7986cb', { overrideColor: '#33b679' }),
+			calendar('cal-alice-a-holidays', 'acc-alice-a', 'Holidays in Germany', '#0b8043', {
+				myRights: READ_ONLY_RIGHTS,
+				defaultAlertOffsets: { withTime: [], withoutTime: [] },
+				busy: false,
+			}),
+			calendar('cal-alice-b-primary', 'acc-alice-b', 'Calendar', '#a4bdfc'),
+			calendar('cal-alice-c-home', 'acc-alice-c', 'Home', '#f691b2'),
+			calendar('cal-alice-expired', 'acc-alice-expired', 'Side Project', '#ff887c'),
+			calendar('cal-alice-revoked', 'acc-alice-revoked', 'Former Employer', '#dbadff'),
+			calendar('cal-bob-a-primary', 'acc-bob-a', 'bob@sandbox.example', '#9fe1e7'),
 		],
+		tags: {
+			alice: [
+				tag('tag-alice-work', 'Work', '#4285f4', '2026-01-05T09:00:00.000Z'),
+				tag('tag-alice-urgent', 'Urgent', '#ea4335', '2026-01-05T09:01:00.000Z'),
+				tag('tag-alice-errands', 'Errands', '#34a853', '2026-01-05T09:02:00.000Z'),
+			],
+			bob: [tag('tag-bob-reading', 'Reading', '#fbbc04', '2026-01-06T18:30:00.000Z')],
+		},
 	};
 }
 
@@ -201,8 +312,23 @@ function account(
 	integrationId: IntegrationId,
 	connection: ConnectionState,
 	ownerEmail: string,
+	displayName: string,
 ): Account {
-	return { id, userId, integrationId, connection, ownerEmail };
+	return { id, userId, integrationId, connection, ownerEmail, displayName };
+}
+
+function tag(id: string, name: string, color: string, updated: string): TagRecord {
+	return { id, name, color, updated };
+}
+
+/** A user's entry of a per-user map, created empty on first use. */
+function ofUser<T>(perUser: Map<string, Map<string, T>>, userId: string): Map<string, T> {
+	let items = perUser.get(userId);
+	if (!items) {
+		items = new Map();
+		perUser.set(userId, items);
+	}
+	return items;
 }
 
 interface PersistedState {
@@ -216,6 +342,7 @@ interface PersistedState {
 	calendars: Calendar[];
 	tasks: Record<string, [string, TaskRecord][]>;
 	events: Record<string, [string, EventRecord][]>;
+	tags: Record<string, [string, TagRecord][]>;
 }
 
 export class Store {
@@ -232,6 +359,9 @@ export class Store {
 
 	/** Events per user id, then per event id. */
 	events = new Map<string, Map<string, EventRecord>>();
+
+	/** Tags per user id, then per tag id (deleted tags included). */
+	tags = new Map<string, Map<string, TagRecord>>();
 
 	/** Open-task indexes per user, built on first use. */
 	private openTasks = new Map<string, OpenTaskIndex>();
@@ -254,7 +384,7 @@ export class Store {
 		}
 	}
 
-	/** Back to the fixtures: no tasks, no events. */
+	/** Back to the fixtures: no tasks, no events, the fixture tags. */
 	reset(): void {
 		this.loadFixtures();
 		this.changed();
@@ -268,6 +398,7 @@ export class Store {
 		this.calendars = new Map(f.calendars.map((c) => [c.id, c]));
 		this.tasks = new Map();
 		this.events = new Map();
+		this.tags = new Map(Object.entries(f.tags).map(([userId, tags]) => [userId, new Map(tags.map((t) => [t.id, t]))]));
 		this.openTasks = new Map();
 		this.positionSeq = 0;
 	}
@@ -279,12 +410,7 @@ export class Store {
 
 	/** The tasks of a user (created empty on first use). */
 	tasksOf(userId: string): Map<string, TaskRecord> {
-		let tasks = this.tasks.get(userId);
-		if (!tasks) {
-			tasks = new Map();
-			this.tasks.set(userId, tasks);
-		}
-		return tasks;
+		return ofUser(this.tasks, userId);
 	}
 
 	/** The user's open tasks in list order. */
@@ -318,12 +444,12 @@ export class Store {
 
 	/** The events of a user (created empty on first use). */
 	eventsOf(userId: string): Map<string, EventRecord> {
-		let events = this.events.get(userId);
-		if (!events) {
-			events = new Map();
-			this.events.set(userId, events);
-		}
-		return events;
+		return ofUser(this.events, userId);
+	}
+
+	/** The tags of a user, deleted ones included (created empty on first use). */
+	tagsOf(userId: string): Map<string, TagRecord> {
+		return ofUser(this.tags, userId);
 	}
 
 	/** A position after every position handed out so far. */
@@ -402,20 +528,28 @@ export class Store {
 			calendars: [...this.calendars.values()],
 			tasks: perUser(this.tasks),
 			events: perUser(this.events),
+			tags: perUser(this.tags),
 		};
 	}
 
 	private restore(value: unknown, source: string): void {
 		const state = value as Partial<PersistedState> | null;
-		if (!state || state.format !== FORMAT || state.version !== FORMAT_VERSION) {
+		if (!state || state.format !== FORMAT || (state.version !== FORMAT_VERSION && state.version !== 1)) {
 			throw new Error(`${source} is not a sandbox state file (format ${FORMAT} version ${FORMAT_VERSION})`);
 		}
 		const perUser = <T>(record: Record<string, [string, T][]> | undefined): Map<string, Map<string, T>> =>
 			new Map(Object.entries(record ?? {}).map(([userId, entries]) => [userId, new Map(entries)]));
-		this.users = new Map((state.users ?? []).map((u) => [u.id, u]));
-		this.apiKeys = new Map((state.apiKeys ?? []).map((k) => [k.key, k]));
-		this.accounts = new Map((state.accounts ?? []).map((a) => [a.id, a]));
-		this.calendars = new Map((state.calendars ?? []).map((c) => [c.id, c]));
+		if (state.version === 1) {
+			// Version 1 held no tags, and its users, keys, accounts and calendars could only be the
+			// fixtures of the time (no endpoint changes them): take today's fixtures for all of those.
+			this.loadFixtures();
+		} else {
+			this.users = new Map((state.users ?? []).map((u) => [u.id, u]));
+			this.apiKeys = new Map((state.apiKeys ?? []).map((k) => [k.key, k]));
+			this.accounts = new Map((state.accounts ?? []).map((a) => [a.id, a]));
+			this.calendars = new Map((state.calendars ?? []).map((c) => [c.id, c]));
+			this.tags = perUser(state.tags);
+		}
 		this.tasks = perUser(state.tasks);
 		this.events = perUser(state.events);
 		this.openTasks = new Map();

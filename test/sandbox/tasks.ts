@@ -46,7 +46,6 @@ export const MESSAGES = {
 	parentId: 'parentId must be a string or null',
 	occurrenceStart: 'occurrenceStart must be a valid ISO 8601 date string',
 	limit: 'limit must be an integer number',
-	limitMax: 'limit must not be greater than 100',
 	limitMin: 'limit must not be less than 1',
 	updatedAfter: 'updatedAfter must be a valid ISO 8601 date string',
 	body: 'request body must be a JSON object',
@@ -173,16 +172,19 @@ export const closeTaskSchema = z
 
 export const getTaskQuery = z.object({ id: idSchema }).strict();
 
+/** The `limit` query parameter of a list: an integer from 1 to `max` (decimal digits, optional sign). */
+export const limitParam = (max: number) =>
+	z
+		.string({ invalid_type_error: MESSAGES.limit })
+		.regex(/^[+-]?\d{1,20}$/, MESSAGES.limit)
+		.transform(Number)
+		.pipe(z.number().min(1, MESSAGES.limitMin).max(max, `limit must not be greater than ${max}`));
+
+/** The `updatedAfter` query parameter of a list: an instant (`Z` or an offset). */
+export const updatedAfterParam = z.custom<string>((value) => isInstant(value), MESSAGES.updatedAfter);
+
 export const listTasksQuery = z
-	.object({
-		limit: z
-			.string({ invalid_type_error: MESSAGES.limit })
-			.regex(/^[+-]?\d{1,20}$/, MESSAGES.limit)
-			.transform(Number)
-			.pipe(z.number().min(1, MESSAGES.limitMin).max(100, MESSAGES.limitMax))
-			.optional(),
-		updatedAfter: z.custom<string>((value) => isInstant(value), MESSAGES.updatedAfter).optional(),
-	})
+	.object({ limit: limitParam(100).optional(), updatedAfter: updatedAfterParam.optional() })
 	.strict();
 
 /** POST task endpoints take no query parameters. */

@@ -1,8 +1,13 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { parseDateInput, LOCAL_DATE_TIME_FORMAT } from '../../shared/dates';
-import { alertId, alertOffset, participantKey } from '../../shared/encoding';
-import { descriptionFormatField, sendConverted, toStringList } from '../../shared/fields';
+import { hasExplicitOffset, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateTime } from '../../shared/dates';
+import { alertId, alertOffset, locationKey, participantKey } from '../../shared/encoding';
+import { invalidField } from '../../shared/errors';
+import { descriptionFormatField, isEmptyValue, listOrIdField, locatorValue, sendConverted, toStringList } from '../../shared/fields';
+import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
+import { EVENT_LIST_DAYS } from '../listSearch/searchEvents';
+import { sendCalendarTarget } from './calendarTarget';
+import { canReadCurrentEvent, currentEvent } from './currentEvent';
 
 export const EVENT_RESOURCE = 'event';
 export type ApiVersion = 'v3' | 'v1';
@@ -25,38 +30,85 @@ export function eventIdField(displayOptions: INodeProperties['displayOptions'], 
 		default: '',
 		description: `${EVENT_ID_DESCRIPTION}${extra}`,
 		displayOptions,
-		routing: { send: { type: send, property: 'id' } },
+		routing: { send: { type: send, property: 'id', preSend: [requireEventId] } },
 	};
 }
 
-/** Account ID and Calendar ID of v3 writes, sent in the body. */
-export function accountAndCalendarFields(
-	operation: string,
-	versions: ApiVersion[],
-	descriptions: { account?: string; calendar?: string } = {},
-): INodeProperties[] {
-	return [
+/**
+ * An Event ID an expression left empty is refused before any request: a delete of "" would be
+ * answered 404, which "already deleted counts as success" would report as done.
+ */
+async function requireEventId(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	if (locatorValue(this.getNodeParameter('eventId', '')).trim() === '') {
+		throw invalidField(this.getNode(), 'Event ID', 'enter the ID of the event (it is empty)', this.getItemIndex());
+	}
+	return requestOptions;
+}
+
+/**
+ * The Event field of v3 writes, which name the calendar: "By ID" (the default: workflows usually
+ * get the ID from an earlier node), or "From List", the events of the chosen Calendar in the
+ * coming weeks.
+ */
+export function eventLocator(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return listOrIdField(
+		{
+			...eventIdField(displayOptions),
+			displayName: 'Event',
+			hint: `"From List" shows the events of the chosen Calendar in the next ${EVENT_LIST_DAYS} days (10 points; reopened within a minute, it costs nothing).`,
+		},
+		{ searchListMethod: 'searchEvents', placeholder: 'Select an event...' },
+		'e.g. ZXZ0LTE2OTk=',
+		'id',
+	);
+}
+
+/**
+ * The calendar of an event write. v3: one Calendar field, "From List" (the calendars the user may
+ * write to, stored with their account) or "By ID" with an Account ID field beside it (see
+ * {@link sendCalendarTarget}). v1 (create only) names no account: a Calendar ID.
+ */
+export function calendarFields(operation: string, versions: ApiVersion[], description: string): INodeProperties[] {
+	const v3 = showFor([operation], ['v3']);
+	const fields: INodeProperties[] = [
+		listOrIdField(
+			{
+				displayName: 'Calendar',
+				name: 'calendarId',
+				required: true,
+				description,
+				hint: CALENDAR_LIST_HINT,
+				displayOptions: v3,
+				routing: { send: { preSend: [sendCalendarTarget] } },
+			},
+			{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
+			'e.g. cal-primary',
+		),
 		{
 			displayName: 'Account ID',
 			name: 'accountId',
 			type: 'string',
-			required: true,
 			default: '',
-			description: descriptions.account ?? 'Calendar account of the event (event IDs are only meaningful within their account)',
-			displayOptions: showFor([operation], versions.filter((version) => version === 'v3')),
-			routing: { send: { type: 'body', property: 'accountId' } },
+			description:
+				'Account of the calendar (event IDs are only meaningful within their account). Leave empty to look it up in the calendar list (10 points, reused for a minute).',
+			// Shown with "By ID" (and for a Calendar value saved before the list existed); "From List" carries the
+			// account. A root path ("/"): n8n 1.x orders parameters by their dependencies and accepts only those.
+			displayOptions: { show: v3?.show, hide: { '/calendarId.mode': ['list'] } },
 		},
-		{
+	];
+	if (versions.includes('v1')) {
+		fields.push({
 			displayName: 'Calendar ID',
 			name: 'calendarId',
 			type: 'string',
 			required: true,
 			default: '',
-			description: descriptions.calendar ?? 'Calendar of the event',
-			displayOptions: showFor([operation], versions),
+			description,
+			displayOptions: showFor([operation], ['v1']),
 			routing: { send: { type: 'body', property: 'calendarId' } },
-		},
-	];
+		});
+	}
+	return fields;
 }
 
 /** Action and offset of an alert, as the editor asks for them (add and remove alike). */
@@ -126,7 +178,8 @@ interface AlertInput {
 	action?: string;
 }
 
-function alertsOf(value: unknown): Array<{ id: string; offset: string; action: string }> {
+/** The alerts of an Alerts (or Alerts to Remove) field: action, offset and computed ID. */
+export function alertsOf(value: unknown): Array<{ id: string; offset: string; action: string }> {
 	return listOf<AlertInput>(value, 'alert').map(({ minutesBefore = 15, action = 'display' }) => {
 		if (!Number.isInteger(minutesBefore) || minutesBefore < 0) {
 			throw new Error(`"${String(minutesBefore)}" is not a whole number of minutes of 0 or more`);
@@ -146,16 +199,10 @@ export function toAlerts(value: unknown): IDataObject {
 	);
 }
 
-/** Alerts to remove: null under their computed ID. */
-export function toRemovedAlerts(value: unknown): IDataObject {
-	return Object.fromEntries(alertsOf(value).map(({ id }) => [id, null]));
-}
-
+/** Locations keyed by their name's {@link locationKey}, so adding one never replaces another. */
 export function toLocations(value: unknown): IDataObject {
 	const names = listOf<{ name?: unknown }>(value, 'location').map(({ name }) => String(name ?? '').trim());
-	return Object.fromEntries(
-		names.filter((name) => name !== '').map((name, index) => [`location-${index + 1}`, { '@type': 'Location', name }]),
-	);
+	return Object.fromEntries(names.filter((name) => name !== '').map((name) => [locationKey(name), { '@type': 'Location', name }]));
 }
 
 interface RuleInput {
@@ -170,8 +217,12 @@ interface RuleInput {
 	until?: string;
 }
 
-/** One JSCalendar RecurrenceRule from the editor's recurrence fields. */
-export function toRecurrenceRules(value: unknown): IDataObject[] {
+/**
+ * One JSCalendar RecurrenceRule from the editor's recurrence fields. `until` is a LocalDateTime
+ * in the event's zone: a value with an offset is converted into `zone` (null for all-day events,
+ * whose until keeps the date and time as written); a value without one is that zone's wall clock.
+ */
+export function toRecurrenceRules(value: unknown, zone: string | null): IDataObject[] {
 	const rule = listOf<RuleInput>(value, 'rule')[0] ?? {};
 	const { frequency = 'weekly', interval = 1, nthOfPeriod = 0, ends = 'never' } = rule;
 	const byDay = Array.isArray(rule.byDay) ? rule.byDay.map(String) : [];
@@ -193,11 +244,59 @@ export function toRecurrenceRules(value: unknown): IDataObject[] {
 		result.count = rule.count;
 	}
 	if (ends === 'until') {
-		const until = parseDateInput(rule.until, 'UTC');
+		const until = parseDateInput(rule.until, zone ?? 'UTC');
 		if (!until) throw new Error(`"${String(rule.until)}" is not a date and time for "until"`);
-		result.until = until.toFormat(LOCAL_DATE_TIME_FORMAT);
+		result.until = zone === null ? until.toFormat(LOCAL_DATE_TIME_FORMAT) : toLocalDateTime(until, zone);
 	}
 	return [result];
+}
+
+/**
+ * The zone a recurrence's `until` is converted into: on create the event's Time Zone (null when
+ * all-day); on update the new Time Zone or all-day setting, else the event's zone as it is, read
+ * once (v3, by Event ID). Undefined when the zone cannot be known.
+ */
+async function recurrenceZone(context: IExecuteSingleFunctions, collection: string): Promise<string | null | undefined> {
+	if (collection === 'additionalFields') {
+		if (context.getNodeParameter('allDay', false) === true) return null;
+		const zone = context.getNodeParameter('timeZone', '');
+		return isEmptyValue(zone) ? undefined : String(zone);
+	}
+	const fields = context.getNodeParameter(collection, {}) as IDataObject;
+	if (fields.allDay === true) return null;
+	if (!isEmptyValue(fields.timeZone)) return String(fields.timeZone);
+	if (!canReadCurrentEvent(context)) return undefined;
+	const event = await currentEvent(context);
+	return typeof event.timeZone === 'string' && event.timeZone !== '' ? event.timeZone : null;
+}
+
+/** The Recurrence field as `recurrenceRules`, with `until` in the event's zone (see {@link toRecurrenceRules}). */
+export function sendRecurrence(collection: string) {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const value = this.getNodeParameter(`${collection}.recurrence`, undefined);
+		const until = listOf<RuleInput>(value, 'rule')[0]?.until;
+		let zone: string | null | undefined = null;
+		if (hasExplicitOffset(until)) {
+			zone = await recurrenceZone(this, collection);
+			if (zone === undefined) {
+				throw invalidField(
+					this.getNode(),
+					'Recurrence',
+					`Until "${String(until)}" has an offset, but the event's time zone is not known to convert it into`,
+					this.getItemIndex(),
+					"Also set the Time Zone, or give Until without offset as the event's local date and time.",
+				);
+			}
+		}
+		let rules: IDataObject[];
+		try {
+			rules = toRecurrenceRules(value, zone);
+		} catch (error) {
+			throw invalidField(this.getNode(), 'Recurrence', (error as Error).message, this.getItemIndex());
+		}
+		requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), recurrenceRules: rules };
+		return requestOptions;
+	};
 }
 
 const weekdays = [
@@ -277,7 +376,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			placeholder: 'Add Location',
 			default: {},
 			options: [{ displayName: 'Location', name: 'location', values: [{ displayName: 'Name', name: 'name', type: 'string', default: '' }] }],
-			routing: { send: { preSend: [sendConverted(`${collection}.locations`, 'Locations', 'locations', toLocations)] } },
+			routing: { send: { preSend: [sendConverted(`${collection}.locations`, 'Locations', 'locations', toLocations, { merge: true })] } },
 		},
 		{
 			displayName: 'Participants',
@@ -406,9 +505,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 					],
 				},
 			],
-			routing: {
-				send: { preSend: [sendConverted(`${collection}.recurrence`, 'Recurrence', 'recurrenceRules', toRecurrenceRules)] },
-			},
+			routing: { send: { preSend: [sendRecurrence(collection)] } },
 		},
 		{
 			displayName: 'Request Virtual Room',
@@ -422,7 +519,21 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			default: 'default',
 			description:
 				'Attach a video meeting room; its link is written into the description. A room of one provider cannot be used in the other provider\'s calendar. Once attached, a room stays.',
+			displayOptions: { show: { '/authentication': ['v3'] } },
 			routing: { send: { type: 'body', property: 'service.example:requestVirtualRoom', propertyInDotNotation: false } },
+		},
+		{
+			// v1 documents only the default room kind.
+			displayName: 'Request Virtual Room',
+			name: 'requestDefaultVirtualRoom',
+			type: 'boolean',
+			default: true,
+			description:
+				"Whether to attach a video meeting room of the calendar's provider; its link is written into the description. Once attached, a room stays.",
+			displayOptions: { show: { '/authentication': ['v1'] } },
+			routing: {
+				send: { type: 'body', property: 'service.example:requestVirtualRoom', propertyInDotNotation: false, value: '={{ $value ? "default" : undefined }}' },
+			},
 		},
 		{
 			displayName: 'Use Default Alerts',
@@ -430,6 +541,7 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			type: 'boolean',
 			default: true,
 			description: 'Whether the calendar\'s default alerts apply instead of the Alerts field (cannot be combined with alerts)',
+			displayOptions: { show: { '/authentication': ['v3'] } },
 			routing: { send: { type: 'body', property: 'useDefaultAlerts' } },
 		},
 	];

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { invalidField } from '../../shared/errors';
+import { addNotice, withNotices } from '../../shared/itemState';
 import { eventEnd, eventTiming, TimingError, type TimingInput } from './timing';
 
 /**
@@ -24,15 +25,20 @@ export async function outputEvent(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
+	return [{ json: withNotices(this, withEnd(eventOfAnswer(response))) }];
+}
+
+/** The event of an answer: `{ data: { event } }` (create, get, v1 create) or the top-level body (update). */
+export function eventOfAnswer(response: IN8nHttpFullResponse): IDataObject {
 	const body = (response.body ?? {}) as IDataObject;
-	const event = ((body.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? body;
-	return [{ json: withEnd(event) }];
+	return ((body.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? body;
 }
 
 /** Writes the four timing fields into the body, or raises the problem naming the field. */
 export function writeTiming(context: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions, input: TimingInput) {
 	try {
-		const timing = eventTiming(input);
+		const { timing, notices } = eventTiming(input);
+		for (const notice of notices) addNotice(context, notice);
 		requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), ...timing };
 	} catch (error) {
 		if (error instanceof TimingError) {
@@ -44,8 +50,9 @@ export function writeTiming(context: IExecuteSingleFunctions, requestOptions: IH
 }
 
 /**
- * Alerts and the calendar's default alerts exclude each other: both set is refused; alerts
- * alone also switch the defaults off, which the service requires of an event that used them.
+ * Alerts and the calendar's default alerts exclude each other: both set is refused; in v3,
+ * alerts alone also switch the defaults off, which the service requires of an event that used
+ * them. The v1 interface has no `useDefaultAlerts`, so nothing is added there.
  */
 export function checkAlertsCombination(
 	context: IExecuteSingleFunctions,
@@ -63,5 +70,6 @@ export function checkAlertsCombination(
 			context.getItemIndex(),
 		);
 	}
+	if (context.getNodeParameter('authentication', 'v3') !== 'v3') return;
 	requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), useDefaultAlerts: false };
 }

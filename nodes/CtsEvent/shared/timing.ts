@@ -1,6 +1,17 @@
 import { DateTime, Duration } from 'luxon';
 
-import { isIanaZone, isIsoDuration, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateTime } from '../../shared/dates';
+import {
+	hasExplicitOffset,
+	isIanaZone,
+	isIsoDuration,
+	localInterval,
+	LOCAL_DATE_TIME_FORMAT,
+	notIanaZoneProblem,
+	parseDateInput,
+	skippedWallClock,
+	skippedWallClockNotice,
+	toLocalDateTime,
+} from '../../shared/dates';
 
 /** The four timing fields the service wants together: start, duration, timeZone, showWithoutTime. */
 export interface EventTiming {
@@ -34,52 +45,60 @@ const FLOATING_HINT =
 	'A timed event without a time zone "floats" (happens at the same wall-clock time everywhere). Calendar providers do not keep such events reliably: CalDAV servers may reject them and some providers substitute a zone. Choose the zone the event happens in.';
 
 /**
- * Builds the timing fields from what the user gave. Timed events need an IANA zone; their start
- * (and end) are read in that zone and sent as LocalDateTime. All-day events send `timeZone: null`
- * and `showWithoutTime: true`, start at midnight of their first day and last whole days; their
- * End is the last day of the event, inclusive.
+ * Builds the timing fields from what the user gave, with notices about how a value was read.
+ * Timed events need an IANA zone; their start (and end) are read in that zone and sent as
+ * LocalDateTime. A start that a daylight-saving change skips (02:30 on a spring-forward day)
+ * moves forward by the gap and keeps the length the user gave (02:30–03:30 becomes 03:30–04:30).
+ * All-day events send `timeZone: null` and `showWithoutTime: true`, start at midnight of their
+ * first day and last whole days; their End is the last day of the event, inclusive.
  */
-export function eventTiming(input: TimingInput): EventTiming {
-	if (input.allDay) {
-		const first = parseDateInput(input.start, 'UTC');
-		if (!first) throw new TimingError('Start', `"${String(input.start)}" is not a date`);
-		// The calendar date as written, whatever offset came with it.
-		const dayOf = (date: DateTime) => DateTime.utc(date.year, date.month, date.day);
-		const firstDay = dayOf(first);
-		let duration: string;
-		if (input.duration !== undefined && input.duration !== '') {
-			duration = checkedDuration(input.duration);
-		} else {
-			const last = parseDateInput(input.end, 'UTC');
-			if (!last) throw new TimingError('End', `"${String(input.end)}" is not a date`);
-			const days = Math.round(dayOf(last).diff(firstDay, 'days').days) + 1;
-			if (days < 1) throw new TimingError('End', 'the last day must not be before the first day');
-			duration = `P${days}D`;
-		}
-		return { start: firstDay.toFormat(LOCAL_DATE_TIME_FORMAT), duration, timeZone: null, showWithoutTime: true };
-	}
+export function eventTiming(input: TimingInput): { timing: EventTiming; notices: string[] } {
+	if (input.allDay) return { timing: allDayTiming(input), notices: [] };
 
 	const zone = input.timeZone;
 	if (zone === undefined || zone === null || zone === '') {
 		throw new TimingError('Time Zone', 'a timed event needs a time zone', FLOATING_HINT);
 	}
-	if (!isIanaZone(zone)) {
-		throw new TimingError(
-			'Time Zone',
-			`"${String(zone)}" is not an IANA time zone: use a region name such as Europe/Berlin or America/New_York, or UTC (abbreviations such as EST and offsets such as GMT+1 are not accepted)`,
-		);
-	}
+	if (!isIanaZone(zone)) throw new TimingError('Time Zone', notIanaZoneProblem(zone));
 	const start = parseDateInput(input.start, zone);
 	if (!start) throw new TimingError('Start', `"${String(input.start)}" is not a date and time`);
+	const notices: string[] = [];
+	const startGap = skippedWallClock(input.start, zone);
+	if (startGap) notices.push(skippedWallClockNotice('Start', zone, startGap));
 	let duration: string;
 	if (input.duration !== undefined && input.duration !== '') {
 		duration = checkedDuration(input.duration);
 	} else {
 		const end = parseDateInput(input.end, zone);
 		if (!end) throw new TimingError('End', `"${String(input.end)}" is not a date and time`);
-		duration = durationBetween(start.setZone(zone), end.setZone(zone));
+		const endGap = skippedWallClock(input.end, zone);
+		if (endGap) notices.push(skippedWallClockNotice('End', zone, endGap));
+		duration =
+			startGap && !hasExplicitOffset(input.end)
+				? // Both are wall-clock times: the length is the one on the clock the user read.
+					durationBetween(parseDateInput(input.start, 'UTC')!, parseDateInput(input.end, 'UTC')!)
+				: durationBetween(start.setZone(zone), end.setZone(zone));
 	}
-	return { start: toLocalDateTime(start, zone), duration, timeZone: zone, showWithoutTime: false };
+	return { timing: { start: toLocalDateTime(start, zone), duration, timeZone: zone, showWithoutTime: false }, notices };
+}
+
+function allDayTiming(input: TimingInput): EventTiming {
+	const first = parseDateInput(input.start, 'UTC');
+	if (!first) throw new TimingError('Start', `"${String(input.start)}" is not a date`);
+	// The calendar date as written, whatever offset came with it.
+	const dayOf = (date: DateTime) => DateTime.utc(date.year, date.month, date.day);
+	const firstDay = dayOf(first);
+	let duration: string;
+	if (input.duration !== undefined && input.duration !== '') {
+		duration = checkedDuration(input.duration);
+	} else {
+		const last = parseDateInput(input.end, 'UTC');
+		if (!last) throw new TimingError('End', `"${String(input.end)}" is not a date`);
+		const days = Math.round(dayOf(last).diff(firstDay, 'days').days) + 1;
+		if (days < 1) throw new TimingError('End', 'the last day must not be before the first day');
+		duration = `P${days}D`;
+	}
+	return { start: firstDay.toFormat(LOCAL_DATE_TIME_FORMAT), duration, timeZone: null, showWithoutTime: true };
 }
 
 function checkedDuration(value: unknown): string {
@@ -102,10 +121,5 @@ export function durationBetween(start: DateTime, end: DateTime): string {
 
 /** The end of an event as LocalDateTime in its zone: start plus duration (all-day: the day after the last). */
 export function eventEnd(event: { start?: unknown; duration?: unknown; timeZone?: unknown }): string | undefined {
-	if (typeof event.start !== 'string' || typeof event.duration !== 'string') return undefined;
-	const zone = typeof event.timeZone === 'string' && event.timeZone ? event.timeZone : 'UTC';
-	const start = DateTime.fromISO(event.start, { zone });
-	const duration = Duration.fromISO(event.duration);
-	if (!start.isValid || !duration.isValid) return undefined;
-	return start.plus(duration).toFormat(LOCAL_DATE_TIME_FORMAT);
+	return localInterval(event.start, event.duration, event.timeZone)?.end.toFormat(LOCAL_DATE_TIME_FORMAT);
 }

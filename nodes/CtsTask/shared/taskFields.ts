@@ -12,6 +12,8 @@ import {
 import { parseDateInput } from '../../shared/dates';
 import { invalidField } from '../../shared/errors';
 import {
+	listOrIdField,
+	locatorValue,
 	sendConverted,
 	sendHoursMinutesDuration,
 	sendLocalDateTime,
@@ -19,6 +21,8 @@ import {
 	timeZoneField,
 	toStringList,
 } from '../../shared/fields';
+import { withNotices } from '../../shared/itemState';
+import { tagsField } from '../../shared/tagLists';
 import { ctsRequest } from '../../shared/transport';
 
 export const TASK_RESOURCE = 'task';
@@ -28,19 +32,28 @@ export function showFor(operation: string): INodeProperties['displayOptions'] {
 	return { show: { resource: [TASK_RESOURCE], operation: [operation] } };
 }
 
-/** The task ID field, sent where the operation expects it. */
-export function taskIdField(operation: string, send: 'body' | 'query', description: string): INodeProperties {
-	return {
-		displayName: 'Task ID',
-		name: 'taskId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 7f3c2a9e-…',
-		description,
-		displayOptions: showFor(operation),
-		routing: { send: { type: send, property: 'id' } },
-	};
+export const TASK_LIST_HINT =
+	'Opening the list reads the open tasks (10 points per 100 tasks); reopened within a minute, it costs nothing.';
+
+/** A task picked from the open tasks ("From List", newest first) or given by its ID. */
+export function taskLocator(
+	displayName: string,
+	name: string,
+	description: string,
+	overrides: Partial<INodeProperties> = {},
+	defaultMode: 'list' | 'id' = 'list',
+): INodeProperties {
+	return listOrIdField(
+		{ displayName, name, required: true, description, hint: TASK_LIST_HINT, ...overrides },
+		{ searchListMethod: 'searchTasks', placeholder: 'Select a task...' },
+		'e.g. 7f3c2a9e-…',
+		defaultMode,
+	);
+}
+
+/** The Task field of an operation, sent as `id` where the operation expects it. */
+export function taskIdField(operation: string, send: 'body' | 'query', description: string, defaultMode: 'list' | 'id' = 'list'): INodeProperties {
+	return taskLocator('Task', 'taskId', description, { displayOptions: showFor(operation), routing: { send: { type: send, property: 'id' } } }, defaultMode);
 }
 
 export const priorityOptions = [
@@ -84,18 +97,12 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 			type: 'dateTime',
 			default: '',
 			description:
-				'When the task is due. A time without offset is read in the Time Zone field (or the workflow\'s time zone); a time with an offset is converted into it. A date alone means midnight.',
+				'When the task is due. A time without offset is read in the Time Zone field, or else in the workflow\'s time zone, which is then sent as the task\'s time zone; a time with an offset is converted into that zone. A date alone means midnight. A time that a daylight-saving change skips is moved forward by the gap, and the output\'s "notices" say so.',
 			routing: { send: { preSend: [sendLocalDateTime(collection, 'due', 'timeZone', 'Due')] } },
 		},
-		{
-			displayName: 'Tag IDs',
-			name: 'tags',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. tag-1, tag-2',
-			description: 'IDs of the tags to assign, separated by commas (or a list from an expression)',
-			routing: { send: { preSend: [sendConverted(`${collection}.tags`, 'Tag IDs', 'tags', toStringList)] } },
-		},
+		tagsField('Tags of the task (on update: all of them, replacing the ones it has)', {
+			routing: { send: { preSend: [sendConverted(`${collection}.tags`, 'Tags', 'tags', toStringList)] } },
+		}),
 		{
 			displayName: 'Priority',
 			name: 'priority',
@@ -216,9 +223,8 @@ export function outputAfterWrite(readBackParameter: string | undefined, extra: I
 		_items: INodeExecutionData[],
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
-		const created = ((response.body as IDataObject | undefined)?.data as IDataObject | undefined)?.id;
-		const id = String(created ?? this.getNodeParameter('taskId', ''));
-		if (!readBackParameter || !this.getNodeParameter(readBackParameter, false)) return [{ json: { id, ...extra } }];
+		const id = this.getNodeParameter('operation', '') === 'create' ? createdTaskId(this, response) : locatorValue(this.getNodeParameter('taskId', ''));
+		if (!readBackParameter || !this.getNodeParameter(readBackParameter, false)) return [{ json: withNotices(this, { id, ...extra }) }];
 		let task: IDataObject | null;
 		try {
 			task = await readTask(this, id);
@@ -233,8 +239,20 @@ export function outputAfterWrite(readBackParameter: string | undefined, extra: I
 				itemIndex: this.getItemIndex(),
 			});
 		}
-		return [{ json: task }];
+		return [{ json: withNotices(this, task) }];
 	};
+}
+
+/** The ID the service gave a created task (`{ data: { id } }`); an answer without one is an error, not `{ id: '' }`. */
+function createdTaskId(context: IExecuteSingleFunctions, response: IN8nHttpFullResponse): string {
+	const id = ((response.body as IDataObject | undefined)?.data as IDataObject | undefined)?.id;
+	if (typeof id !== 'string' || id === '') {
+		throw new NodeOperationError(context.getNode(), 'The service answered the create request without a task ID', {
+			itemIndex: context.getItemIndex(),
+			description: `It answered HTTP ${response.statusCode} with ${JSON.stringify(response.body ?? null).slice(0, 200)}. The task may have been created: check the task list before running the workflow again.`,
+		});
+	}
+	return id;
 }
 
 /** Option of the writes answered by 204 (update, move, close, reopen): read the task back. */

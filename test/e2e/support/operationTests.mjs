@@ -1,7 +1,7 @@
 /**
- * Every Task and Event operation (v3 and v1) and their error paths, as workflows any n8n setup
- * runs, with the outputs n8n must produce and what the sandbox must then hold. The setups differ
- * only in how a workflow is started: `n8n execute` (cliSuite.mjs) or a production webhook in
+ * Every Task and Event operation (v3 and v1), tags and calendars, and their error paths, as
+ * workflows any n8n setup runs, with the outputs n8n must produce and what the sandbox must then
+ * hold. The setups differ only in how a workflow is started: `n8n execute` (cliSuite.mjs) or a production webhook in
  * queue mode, where a worker runs it (queue-mode.test.mjs).
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import {
 	eventV1Workflow,
 	eventV3ErrorsWorkflow,
 	eventV3Workflow,
+	tagsAndCalendarsWorkflow,
 	taskErrorsWorkflow,
 	taskFailureWorkflow,
 	taskOperationsWorkflow,
@@ -28,6 +29,7 @@ export function operationWorkflows(prefix) {
 		eventV3Workflow(prefix),
 		eventV3ErrorsWorkflow(prefix),
 		eventV1Workflow(prefix),
+		tagsAndCalendarsWorkflow(prefix),
 	];
 }
 
@@ -42,11 +44,9 @@ export function operationWorkflows(prefix) {
  */
 export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 	let sandbox;
-	let eventsAvailable = false;
 
-	before(async () => {
+	before(() => {
 		sandbox = getSandbox();
-		eventsAvailable = await sandbox.hasEvents();
 	});
 
 	const execute = async (id) => {
@@ -67,12 +67,12 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.equal(created.due, '2026-12-01T17:00:00');
 		assert.equal(created.timeZone, 'Europe/Berlin');
 		assert.equal(created.priority, 3);
-		assert.deepEqual(created.tags, ['e2e', 'n8n']);
+		assert.deepEqual(created.tags, ['tag-alice-work', 'tag-alice-urgent'], 'the tags chosen in the dropdown');
 		assert.equal(created.estimatedDuration, 'PT1H15M');
 		assert.equal(created.description, 'Made by n8n');
 
 		const child = only(run, 'Create Subtask');
-		assert.deepEqual(Object.keys(child.relatedTo ?? {}), [created.id]);
+		assert.deepEqual(child.relatedTo, { [created.id]: { '@type': 'Relation', relation: { parent: true } } });
 		assert.deepEqual(Object.keys(only(run, 'Create ID Only')), ['id']);
 
 		assert.deepEqual(only(run, 'Get'), created);
@@ -139,12 +139,15 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.match(output, /Task not found: no task with ID \\?"no-such-task\\?"/);
 	});
 
-	it('v3 events: create (timed, all-day, recurring), get, update, occurrence update, get many, delete', async (t) => {
-		if (!eventsAvailable) return t.skip('this sandbox does not serve events yet');
+	it('v3 events: create (timed, all-day, recurring), get, update, occurrence update, get many, delete', async () => {
 		await sandbox.reset();
 		const run = await execute('ctsE2eEventV3001');
 
+		// "From List" carried the account with the calendar; a calendar "By ID" alone had its
+		// account looked up, with one calendar list call for the whole run.
 		const created = only(run, 'Create');
+		assert.equal(created.accountId, 'acc-alice-a');
+		assert.equal(created.calendarId, 'cal-alice-a-primary');
 		assert.equal(created.title, 'E2E planning');
 		assert.equal(created.start, '2026-12-01T09:00:00');
 		assert.equal(created.duration, 'PT1H30M');
@@ -160,6 +163,9 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 
 		const series = only(run, 'Create Series');
 		assert.equal(series.recurrenceRules[0].frequency, 'weekly');
+		assert.deepEqual([series.accountId, series.calendarId], ['acc-alice-a', 'cal-alice-a-primary']);
+		const lists = (await sandbox.requests()).filter((call) => call.path === '/v3/calendars/list');
+		assert.deepEqual(lists.map((call) => call.points), [10]);
 
 		assert.equal(only(run, 'Get').id, created.id);
 		const updated = only(run, 'Update');
@@ -185,8 +191,7 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.equal((await sandbox.api('GET', '/v3/events', { qs: { id: created.id } })).status, 404);
 	});
 
-	it('v3 event error paths', async (t) => {
-		if (!eventsAvailable) return t.skip('this sandbox does not serve events yet');
+	it('v3 event error paths', async () => {
 		await sandbox.reset();
 		const run = await execute('ctsE2eEventErr01');
 		const unknown = errorOf(run, 'Get Unknown');
@@ -198,10 +203,26 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.match(expired.message, /^Authentication failed/);
 		assert.match(expired.description, /calendar connection/);
 		assert.match(errorOf(run, 'Delete Gone Is Error').message, /^Event not found/);
+		assert.match(errorOf(run, 'Create In Read-only Calendar').message, /^Access denied: calendar cal-alice-a-holidays is read-only/);
+		assert.equal(errorOf(run, 'Create In Unknown Calendar').message, 'Calendar: no calendar with ID "cal-nowhere" in the accounts of this credential');
 	});
 
-	it('v1 events with a bearer token: create, get many, update, RSVP, delete', async (t) => {
-		if (!eventsAvailable) return t.skip('this sandbox does not serve events yet');
+	it('tags (create, get the one picked from the list, update, get many, delete) and calendars', async () => {
+		await sandbox.reset();
+		const run = await execute('ctsE2eTagsCal001');
+		const created = only(run, 'Create Tag');
+		assert.deepEqual(created, { id: created.id, name: 'E2E tag', color: '#00aa55' });
+		assert.deepEqual(only(run, 'Get Picked Tag'), { id: 'tag-alice-work', name: 'Work', color: '#4285f4', updated: '2026-01-05T09:00:00.000Z' });
+		assert.deepEqual(only(run, 'Update Tag'), { id: created.id, name: 'E2E tag (renamed)', success: true });
+		assert.deepEqual(outputOf(run, 'Get Many Tags').map((tag) => tag.name), ['E2E tag (renamed)', 'Errands', 'Urgent', 'Work']);
+		assert.deepEqual(only(run, 'Delete Tag'), { id: created.id, deleted: true });
+		assert.equal((await sandbox.api('GET', '/v3/tags', { qs: { id: created.id } })).status, 404);
+		const calendars = outputOf(run, 'Get Many Calendars');
+		assert.equal(calendars.length, 7);
+		assert.deepEqual(calendars.find((calendar) => calendar.id === 'cal-alice-a-holidays').myRights.mayWriteAll, false);
+	});
+
+	it('v1 events with a bearer token: create, get many, update, RSVP, delete', async () => {
 		await sandbox.reset();
 		const run = await execute('ctsE2eEventV1001');
 		const created = only(run, 'Create');
@@ -214,7 +235,9 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.deepEqual(only(run, 'Delete'), { id: created.id, deleted: true });
 		assert.deepEqual(only(run, 'Delete Again'), { id: created.id, deleted: true, alreadyDeleted: true });
 		assert.match(errorOf(run, 'Expired Token').message, /^Authentication failed/);
-		assert.ok(errorOf(run, 'RSVP Decline Unknown').message);
+		const unknown = errorOf(run, 'RSVP Decline Unknown');
+		assert.match(unknown.message, /^Event not found/);
+		assert.equal(unknown.context.httpStatus, 404);
 
 		const rsvp = (await sandbox.requests()).filter((call) => call.path.startsWith('/v1/events/') && call.body?.id === created.id);
 		assert.deepEqual(

@@ -99,12 +99,4 @@ export class SandboxClient {
 	async getTask(id) {
 		return (await this.api('GET', '/v3/tasks', { qs: { id } })).body.data.task;
 	}
-
-	/** Whether this sandbox serves the events endpoints (v3 and v1). */
-	async hasEvents() {
-		const { status } = await this.api('GET', '/v3/events/list', {
-			qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' },
-		});
-		return status !== 404;
-	}
 }

@@ -85,6 +85,11 @@ export function withWebhookStart(definition) {
 
 const ref = (node, field = 'id') => `={{ $('${node}').item.json.${field} }}`;
 
+/** A resource locator value as n8n's editor stores it, picked "From List". */
+const fromList = (value, cachedResultName) => ({ __rl: true, mode: 'list', value, cachedResultName });
+/** A resource locator value given "By ID" (the mode n8n's editor gives an expression). */
+const byId = (value) => ({ __rl: true, mode: 'id', value });
+
 /** Every Task operation, in the order a task lives through them. */
 export function taskOperationsWorkflow(prefix) {
 	const task = (name, parameters, extra = {}) => ({ name, type: 'ctsTask', parameters: { resource: 'task', ...parameters }, ...extra });
@@ -101,27 +106,28 @@ export function taskOperationsWorkflow(prefix) {
 					due: '2026-12-01 17:00',
 					timeZone: 'Europe/Berlin',
 					priority: 3,
-					tags: 'e2e, n8n',
+					tags: ['tag-alice-work', 'tag-alice-urgent'],
 					estimatedDuration: { duration: { hours: 1, minutes: 15 } },
 				},
 			}),
-			task('Create Subtask', { operation: 'create', title: 'E2E child', additionalFields: { parentTaskId: ref('Create') } }),
+			task('Create Subtask', { operation: 'create', title: 'E2E child', additionalFields: { parentTaskId: byId(ref('Create')) } }),
 			task('Create ID Only', { operation: 'create', title: 'E2E id only', returnFullTask: false }),
-			task('Get', { operation: 'get', taskId: ref('Create') }),
+			task('Get', { operation: 'get', taskId: byId(ref('Create')) }),
 			task('Update', {
 				operation: 'update',
-				taskId: ref('Create'),
+				taskId: byId(ref('Create')),
 				updateFields: { title: 'E2E parent (renamed)', progress: 'in-process' },
 				returnTask: true,
 			}),
-			task('Move', { operation: 'move', taskId: ref('Create Subtask'), position: 'first', parent: 'root', returnTask: true }),
-			task('Move After', { operation: 'move', taskId: ref('Create ID Only'), position: 'after', previousTaskId: ref('Create'), parent: 'keep' }),
-			task('Close', { operation: 'close', taskId: ref('Create'), returnTask: true }),
-			task('Reopen', { operation: 'reopen', taskId: ref('Create') }),
+			task('Move', { operation: 'move', taskId: byId(ref('Create Subtask')), position: 'first', parent: 'root', returnTask: true }),
+			// A plain Task value, as workflows saved before the task list have it.
+			task('Move After', { operation: 'move', taskId: ref('Create ID Only'), position: 'after', previousTaskId: byId(ref('Create')), parent: 'keep' }),
+			task('Close', { operation: 'close', taskId: byId(ref('Create')), returnTask: true }),
+			task('Reopen', { operation: 'reopen', taskId: byId(ref('Create')) }),
 			task('Get Many', { operation: 'getAll', returnAll: true }, { branch: true }),
 			task('Get Many Limit', { operation: 'getAll', returnAll: false, limit: 1 }, { after: 'Reopen', branch: true }),
-			task('Delete', { operation: 'delete', taskId: ref('Create') }, { after: 'Reopen' }),
-			task('Delete Again', { operation: 'delete', taskId: ref('Create') }),
+			task('Delete', { operation: 'delete', taskId: byId(ref('Create')) }, { after: 'Reopen' }),
+			task('Delete Again', { operation: 'delete', taskId: byId(ref('Create')) }),
 			task('Get Deleted', { operation: 'get', taskId: ref('Create') }),
 		],
 	});
@@ -167,7 +173,12 @@ export function taskFailureWorkflow(prefix) {
 	});
 }
 
+/** The calendar as workflows saved before the calendar list name it: two plain fields. */
 const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
+/** The same calendar picked "From List" (the value carries the account). */
+const picked = { calendarId: fromList('acc-alice-a/cal-alice-a-primary', 'Personal (alice@sandbox.example, Provider A)') };
+/** The same calendar "By ID", with its Account ID. */
+const givenById = { calendarId: byId('cal-alice-a-primary'), accountId: 'acc-alice-a' };
 
 /** Every v3 Event operation: single, all-day and recurring events. */
 export function eventV3Workflow(prefix) {
@@ -184,7 +195,7 @@ export function eventV3Workflow(prefix) {
 		steps: [
 			event('Create', {
 				operation: 'create',
-				...target,
+				...picked,
 				title: 'E2E planning',
 				start: '2026-12-01T09:00:00',
 				endMode: 'end',
@@ -207,7 +218,8 @@ export function eventV3Workflow(prefix) {
 			}),
 			event('Create Series', {
 				operation: 'create',
-				...target,
+				// A calendar ID alone: the node finds its account in the calendar list.
+				calendarId: byId('cal-alice-a-primary'),
 				title: 'E2E standup',
 				start: '2026-12-07T09:00:00',
 				endMode: 'duration',
@@ -216,7 +228,7 @@ export function eventV3Workflow(prefix) {
 				additionalFields: { recurrence: { rule: { frequency: 'weekly', interval: 1, byDay: ['mo', 'we'], ends: 'count', count: 4 } } },
 			}),
 			event('Get', { operation: 'get', eventId: ref('Create') }),
-			event('Update', { operation: 'update', eventId: ref('Create'), ...target, updateFields: { title: 'E2E planning (moved)', start: '2026-12-01T11:00:00' } }),
+			event('Update', { operation: 'update', eventId: byId(ref('Create')), ...givenById, updateFields: { title: 'E2E planning (moved)', start: '2026-12-01T11:00:00' } }),
 			event('Update Occurrence', {
 				operation: 'update',
 				identifyBy: 'occurrence',
@@ -227,7 +239,7 @@ export function eventV3Workflow(prefix) {
 				seriesUpdateMode: 'single',
 				updateFields: { title: 'E2E standup (moved)' },
 			}),
-			event('Get Many', { operation: 'getAll', accountId: target.accountId, calendarIds: target.calendarId, start: '2026-11-01T00:00:00Z', end: '2027-03-01T00:00:00Z', returnAll: true }, { branch: true }),
+			event('Get Many', { operation: 'getAll', accountId: 'acc-alice-a', calendarIds: ['cal-alice-a-primary'], start: '2026-11-01T00:00:00Z', end: '2027-03-01T00:00:00Z', returnAll: true }, { branch: true }),
 			event(
 				'Get Many Series',
 				{
@@ -241,10 +253,10 @@ export function eventV3Workflow(prefix) {
 				},
 				{ after: 'Update Occurrence', branch: true },
 			),
-			event('Update Series', { operation: 'update', eventId: ref('Create Series'), ...target, seriesUpdateMode: 'all', updateFields: { description: 'Daily sync' } }, { after: 'Update Occurrence' }),
-			event('Delete', { operation: 'delete', eventId: ref('Create'), ...target }),
+			event('Update Series', { operation: 'update', eventId: ref('Create Series'), ...picked, seriesUpdateMode: 'all', updateFields: { description: 'Daily sync' } }, { after: 'Update Occurrence' }),
+			event('Delete', { operation: 'delete', eventId: byId(ref('Create')), ...picked }),
 			event('Delete Series', { operation: 'delete', eventId: ref('Create Series'), ...target, seriesUpdateMode: 'all' }),
-			event('Delete Again', { operation: 'delete', eventId: ref('Create'), ...target }),
+			event('Delete Again', { operation: 'delete', eventId: byId(ref('Create')), ...givenById }),
 		],
 	});
 }
@@ -260,7 +272,7 @@ export function eventV3ErrorsWorkflow(prefix) {
 		continueOnFail: true,
 		...extra,
 	});
-	const timed = { operation: 'create', ...target, title: 'x', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'Europe/Berlin' };
+	const timed = { operation: 'create', ...picked, title: 'x', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'Europe/Berlin' };
 	return workflow({
 		id: 'ctsE2eEventErr01',
 		name: 'E2E: event errors (v3)',
@@ -272,12 +284,38 @@ export function eventV3ErrorsWorkflow(prefix) {
 			failing('Expired Connection', {
 				operation: 'getAll',
 				accountId: 'acc-alice-expired',
-				calendarIds: 'cal-alice-expired',
+				calendarIds: ['cal-alice-expired'],
 				start: '2026-12-01T00:00:00Z',
 				end: '2026-12-31T00:00:00Z',
 				returnAll: true,
 			}),
-			failing('Delete Gone Is Error', { operation: 'delete', eventId: 'no-such-event', ...target, goneIsSuccess: false }),
+			failing('Delete Gone Is Error', { operation: 'delete', eventId: byId('no-such-event'), ...target, goneIsSuccess: false }),
+			failing('Create In Read-only Calendar', { ...timed, calendarId: byId('cal-alice-a-holidays'), accountId: 'acc-alice-a' }),
+			failing('Create In Unknown Calendar', { ...timed, calendarId: byId('cal-nowhere') }),
+		],
+	});
+}
+
+/** The Tag resource (the Task node) and the Calendar resource (the Event node). */
+export function tagsAndCalendarsWorkflow(prefix) {
+	const tag = (name, parameters, extra = {}) => ({ name, type: 'ctsTask', parameters: { resource: 'tag', ...parameters }, ...extra });
+	return workflow({
+		id: 'ctsE2eTagsCal001',
+		name: 'E2E: tags and calendars',
+		prefix,
+		steps: [
+			tag('Create Tag', { operation: 'create', name: 'E2E tag', color: '#00aa55' }),
+			tag('Get Picked Tag', { operation: 'get', tagId: fromList('tag-alice-work', 'Work') }),
+			tag('Update Tag', { operation: 'update', tagId: byId(ref('Create Tag')), updateFields: { name: 'E2E tag (renamed)' } }),
+			tag('Get Many Tags', { operation: 'getAll', returnAll: true }, { branch: true }),
+			tag('Delete Tag', { operation: 'delete', tagId: byId(ref('Create Tag')) }),
+			{
+				name: 'Get Many Calendars',
+				type: 'ctsEvent',
+				parameters: { authentication: 'v3', resource: 'calendar', operation: 'getAll', returnAll: true },
+				after: 'Start',
+				branch: true,
+			},
 		],
 	});
 }
@@ -354,7 +392,7 @@ export function eventTriggerWorkflow(prefix) {
 				parameters: {
 					pollTimes: { item: [{ mode: 'everyMinute' }] },
 					accountId: 'acc-alice-a',
-					calendarIds: 'cal-alice-a-primary',
+					calendarIds: ['cal-alice-a-primary'],
 					events: ['created', 'updated', 'cancelled'],
 					lookAheadDays: 14,
 				},

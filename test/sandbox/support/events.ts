@@ -6,6 +6,7 @@ import { ALICE, type Client, type Response } from './http';
 export const ACC_A = 'acc-alice-a';
 export const CAL_A = 'cal-alice-a-primary';
 export const CAL_A_TEAM = 'cal-alice-a-team';
+export const CAL_A_HOLIDAYS = 'cal-alice-a-holidays';
 export const ACC_B = 'acc-alice-b';
 export const CAL_B = 'cal-alice-b-primary';
 export const ACC_C = 'acc-alice-c';

@@ -151,3 +151,27 @@ export function expectShortBody(res: Response, status: number): void {
 }
 
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** `RateLimit-Remaining` of an answer. */
+export const remainingPoints = (res: Response): number => Number(res.headers.get('ratelimit-remaining'));
+
+/**
+ * The v3 authentication rules on one endpoint: 401 without a credential, with an unknown key and
+ * with a (valid) v1 bearer token; 403 for the plan without API access; none carries RateLimit headers.
+ */
+export async function expectApiKeyAuthentication(client: Client, method: string, path: string, options: CallOptions = {}): Promise<void> {
+	const token = (await client.control('POST', 'token', { user: 'alice' })).body.token as string;
+	const refused: [string | null, number][] = [
+		[null, 401],
+		['ApiKey sandbox-mallory-key', 401],
+		[`Bearer ${token}`, 401],
+		[`ApiKey ${NOPLAN}`, 403],
+	];
+	for (const [authorization, status] of refused) {
+		const res = await client.call(method, path, { ...options, authorization });
+		expectErrorBody(res, status);
+		expect(res.headers.get('ratelimit-remaining')).toBeNull();
+	}
+	const accepted = await client.call(method, path, options);
+	expect(accepted.status).toBeLessThan(300);
+}

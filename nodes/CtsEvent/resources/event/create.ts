@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { timeZoneField } from '../../../shared/fields';
-import { accountAndCalendarFields, eventFieldOptions, showFor } from '../../shared/eventFields';
+import { calendarFields, eventFieldOptions, showFor } from '../../shared/eventFields';
 import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
 
 const displayOptions = showFor(['create']);
@@ -24,7 +24,7 @@ export async function sendCreateTiming(
 }
 
 export const eventCreateDescription: INodeProperties[] = [
-	...accountAndCalendarFields('create', ['v3', 'v1'], { calendar: 'Calendar to create the event in' }),
+	...calendarFields('create', ['v3', 'v1'], 'Calendar to create the event in'),
 	{
 		displayName: 'Title',
 		name: 'title',

@@ -1,5 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
+	IExecuteSingleFunctions,
 	NodeApiError,
 	IExecutePaginationFunctions,
 	INodeExecutionData,
@@ -7,8 +8,9 @@ import type {
 } from 'n8n-workflow';
 
 import { serviceStatus } from '../../../shared/errors';
+import { locatorValue } from '../../../shared/fields';
 import { runItemRequest } from '../../../shared/transport';
-import { accountAndCalendarFields, eventIdField, showFor } from '../../shared/eventFields';
+import { calendarFields, eventIdField, eventLocator, showFor } from '../../shared/eventFields';
 
 /** Series update mode of v3 update and delete; sent in the query only, as the interface requires. */
 export function seriesModeField(operation: string): INodeProperties {
@@ -28,6 +30,11 @@ export function seriesModeField(operation: string): INodeProperties {
 	};
 }
 
+/** A delete answers 204 with no body: the output names the event. */
+export async function outputDeleted(this: IExecuteSingleFunctions): Promise<INodeExecutionData[]> {
+	return [{ json: { id: locatorValue(this.getNodeParameter('eventId', '')), deleted: true } }];
+}
+
 /**
  * A delete of an event that is already gone answers 404. By default that counts as success
  * ("the event is gone"), as the interface recommends.
@@ -37,7 +44,7 @@ export async function sendDelete(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const goneIsSuccess = this.getNodeParameter('goneIsSuccess', true) as boolean;
-	const id = String(this.getNodeParameter('eventId', ''));
+	const id = locatorValue(this.getNodeParameter('eventId', ''));
 	return await runItemRequest(
 		this,
 		async () => {
@@ -50,13 +57,16 @@ export async function sendDelete(
 			if (goneIsSuccess && serviceStatus(failure) === 404) return [{ json: { id, deleted: true, alreadyDeleted: true } }];
 			throw failure as NodeApiError;
 		},
-		false,
+		requestData.options.url ?? '',
+		requestData.options.method,
 	);
 }
 
 export const eventDeleteDescription: INodeProperties[] = [
-	eventIdField(showFor(['delete'])),
-	...accountAndCalendarFields('delete', ['v3']),
+	// The calendar first: the Event field's list shows its events.
+	...calendarFields('delete', ['v3'], 'Calendar of the event'),
+	eventLocator(showFor(['delete'], ['v3'])),
+	eventIdField(showFor(['delete'], ['v1'])),
 	seriesModeField('delete'),
 	{
 		displayName: 'Already Deleted Counts as Success',

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { accountAndCalendarsFields } from '../../../shared/calendarLists';
 import { parseDateInput } from '../../../shared/dates';
 import { invalidField } from '../../../shared/errors';
-import { returnAllAndLimitFields, toStringList } from '../../../shared/fields';
+import { resultLimit, returnAllAndLimitFields, toStringList } from '../../../shared/fields';
 import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
@@ -11,15 +12,7 @@ import { withEnd } from '../../shared/eventOutput';
 const displayOptions = showFor(['getAll']);
 
 export const eventGetManyDescription: INodeProperties[] = [
-	{
-		displayName: 'Account ID',
-		name: 'accountId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'Calendar account to read from',
-		displayOptions: showFor(['getAll'], ['v3']),
-	},
+	...accountAndCalendarsFields(showFor(['getAll'], ['v3']), 'to read from'),
 	{
 		displayName: 'Calendar IDs',
 		name: 'calendarIds',
@@ -27,8 +20,8 @@ export const eventGetManyDescription: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. cal-primary, cal-team',
-		description: 'One or more calendars of that account, separated by commas (or a list from an expression)',
-		displayOptions,
+		description: 'One or more calendars of one account, separated by commas (or a list from an expression)',
+		displayOptions: showFor(['getAll'], ['v1']),
 	},
 	{
 		displayName: 'Start',
@@ -90,9 +83,9 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 	const node = context.getNode();
 	const zone = context.getTimezone();
 	const calendarIds = toStringList(context.getNodeParameter('calendarIds', itemIndex));
-	if (calendarIds.length === 0) throw invalidField(node, 'Calendar IDs', 'enter at least one calendar ID', itemIndex);
+	if (calendarIds.length === 0) throw invalidField(node, version === 'v3' ? 'Calendars' : 'Calendar IDs', 'choose or enter at least one calendar', itemIndex);
 	const accountId = version === 'v3' ? String(context.getNodeParameter('accountId', itemIndex, '')).trim() : undefined;
-	if (version === 'v3' && !accountId) throw invalidField(node, 'Account ID', 'enter the account of the calendars', itemIndex);
+	if (version === 'v3' && !accountId) throw invalidField(node, 'Account', 'choose or enter the account of the calendars', itemIndex);
 	const startValue = context.getNodeParameter('start', itemIndex, '');
 	const endValue = context.getNodeParameter('end', itemIndex, '');
 	const start = parseDateInput(startValue, zone);
@@ -105,8 +98,7 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 	if (!Number.isInteger(windowMonths) || windowMonths < 1 || windowMonths > MAX_WINDOW_MONTHS) {
 		throw invalidField(node, 'Window Size (Months)', `must be a whole number from 1 to ${MAX_WINDOW_MONTHS}`, itemIndex);
 	}
-	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Number.POSITIVE_INFINITY : Number(context.getNodeParameter('limit', itemIndex, 50));
+	const limit = resultLimit(context, itemIndex);
 	return {
 		accountId,
 		calendarIds,

@@ -3,11 +3,11 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { EVENT_RESOURCE } from '../../shared/eventFields';
 import { outputEvent } from '../../shared/eventOutput';
 import { eventCreateDescription, sendCreateTiming } from './create';
-import { eventDeleteDescription } from './delete';
+import { eventDeleteDescription, outputDeleted } from './delete';
 import { eventGetDescription } from './get';
 import { eventGetManyDescription } from './getAll';
-import { eventRsvpDescription } from './rsvp';
-import { eventUpdateDescription, sendUpdateTiming } from './update';
+import { eventRsvpDescription, sendRsvpPath } from './rsvp';
+import { eventUpdateDescription, prepareUpdate, verifyRemovals } from './update';
 
 function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 	const all: INodePropertyOptions[] = [
@@ -29,7 +29,7 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			description: 'Delete an event, one occurrence, this and following occurrences, or a whole series',
 			routing: {
 				request: { method: 'POST', url: `/${version}/events/delete` },
-				output: { postReceive: [{ type: 'set', properties: { value: '={{ { "id": $parameter.eventId, "deleted": true } }}' } }] },
+				output: { postReceive: [outputDeleted] },
 			},
 		},
 		{
@@ -54,7 +54,9 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			action: 'Answer an invitation',
 			description: 'Accept, decline or tentatively accept an event as the account owner',
 			routing: {
-				request: { method: 'POST', url: '=/v1/events/{{$parameter.rsvpAction}}' },
+				// The path is set once the answer is checked (see sendRsvpPath).
+				request: { method: 'POST', url: '/v1/events/' },
+				send: { preSend: [sendRsvpPath] },
 				output: {
 					postReceive: [
 						{
@@ -72,8 +74,8 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			description: 'Change only the fields you set; participants and alerts are added or removed individually',
 			routing: {
 				request: { method: 'POST', url: `/${version}/events/update` },
-				send: { preSend: [sendUpdateTiming] },
-				output: { postReceive: [outputEvent] },
+				send: { preSend: [prepareUpdate] },
+				output: { postReceive: [verifyRemovals, outputEvent] },
 			},
 		},
 	];

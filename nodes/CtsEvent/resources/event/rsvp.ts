@@ -1,6 +1,25 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
+import { invalidField } from '../../../shared/errors';
 import { eventIdField, showFor } from '../../shared/eventFields';
+
+const RSVP_ACTIONS = ['accept', 'decline', 'tentativelyAccept'];
+
+/**
+ * The answer becomes part of the path (`/v1/events/<action>`), and Response accepts expressions
+ * (and values an AI agent fills in): only the three actions of the interface are let through.
+ */
+export async function sendRsvpPath(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const action = this.getNodeParameter('rsvpAction', '');
+	if (typeof action !== 'string' || !RSVP_ACTIONS.includes(action)) {
+		throw invalidField(this.getNode(), 'Response', `"${String(action)}" is not an answer: use accept, decline or tentativelyAccept`, this.getItemIndex());
+	}
+	requestOptions.url = `/v1/events/${action}`;
+	return requestOptions;
+}
 
 const displayOptions = showFor(['rsvp'], ['v1']);
 

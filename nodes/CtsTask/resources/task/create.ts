@@ -1,14 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { descriptionFormatField, sendConverted } from '../../../shared/fields';
-import { estimatedDurationOption, showFor, taskFieldOptions } from '../../shared/taskFields';
+import { descriptionFormatField, locatorValue, sendConverted } from '../../../shared/fields';
+import { estimatedDurationOption, showFor, taskFieldOptions, taskLocator } from '../../shared/taskFields';
 
 const displayOptions = showFor('create');
 
 /** Relation of a subtask to its parent: `relatedTo` maps the parent's ID to a parent Relation. */
 function parentRelation(parentId: unknown) {
-	const id = String(parentId ?? '').trim();
-	if (!id) throw new Error('enter the ID of the parent task');
+	const id = locatorValue(parentId).trim();
+	if (!id) throw new Error('choose the parent task from the list or enter its ID');
 	return { [id]: { '@type': 'Relation', relation: { parent: true } } };
 }
 
@@ -35,16 +35,12 @@ export const taskCreateDescription: INodeProperties[] = [
 			...taskFieldOptions('additionalFields', ['needs-action', 'completed']).filter((field) => field.name !== 'title'),
 			descriptionFormatField,
 			estimatedDurationOption('additionalFields'),
-			{
-				displayName: 'Parent Task ID',
-				name: 'parentTaskId',
-				type: 'string',
-				default: '',
-				description: 'Create the task as a subtask of this task',
+			taskLocator('Parent Task', 'parentTaskId', 'Create the task as a subtask of this task', {
+				required: false,
 				routing: {
-					send: { preSend: [sendConverted('additionalFields.parentTaskId', 'Parent Task ID', 'relatedTo', parentRelation)] },
+					send: { preSend: [sendConverted('additionalFields.parentTaskId', 'Parent Task', 'relatedTo', parentRelation)] },
 				},
-			},
+			}),
 		] as INodeProperties[]).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	},
 	{

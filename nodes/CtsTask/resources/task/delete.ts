@@ -6,6 +6,6 @@ export const taskDeleteDescription: INodeProperties[] = [
 	taskIdField(
 		'delete',
 		'body',
-		'ID of the task to delete. Its subtasks are deleted too. Deleting an already deleted task succeeds again.',
+		'The task to delete. Its subtasks are deleted too. Deleting an already deleted task succeeds again.',
 	),
 ];

@@ -7,6 +7,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { locatorValue } from '../../../shared/fields';
 import { taskIdField } from '../../shared/taskFields';
 
 /**
@@ -20,15 +21,15 @@ export async function unwrapTaskOrFail(
 ): Promise<INodeExecutionData[]> {
 	const task = ((response.body as IDataObject)?.data as IDataObject | undefined)?.task as IDataObject | null;
 	if (!task) {
-		const id = String(this.getNodeParameter('taskId', ''));
+		const id = locatorValue(this.getNodeParameter('taskId', ''));
 		throw new NodeOperationError(this.getNode(), `Task not found: no task with ID "${id}" exists in this account`, {
 			itemIndex: this.getItemIndex(),
-			description: 'Check the Task ID. Task IDs of other accounts are not visible.',
+			description: 'Check the task ID, or pick the task from the list. Tasks of other accounts are not visible.',
 		});
 	}
 	return [{ json: task }];
 }
 
 export const taskGetDescription: INodeProperties[] = [
-	taskIdField('get', 'query', 'ID of the task to read. Deleted tasks are returned with "deleted": true.'),
+	taskIdField('get', 'query', 'The task to read. Deleted tasks are returned with "deleted": true.'),
 ];

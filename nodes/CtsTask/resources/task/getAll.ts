@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { parseDateInput } from '../../../shared/dates';
 import { invalidField } from '../../../shared/errors';
-import { returnAllAndLimitFields } from '../../../shared/fields';
+import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields';
 import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
 import { forEachItem } from '../../../shared/transport';
 import { showFor } from '../../shared/taskFields';
@@ -38,11 +38,7 @@ export const taskGetManyDescription: INodeProperties[] = [
  */
 export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await forEachItem(this, async (itemIndex) => {
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);
-		if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
-			throw invalidField(this.getNode(), 'Limit', `"${limit}" is not a whole number of 1 or more`, itemIndex);
-		}
+		const limit = resultLimit(this, itemIndex);
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		let updatedAfter: string | undefined;
 		if (filters.updatedAfter) {
@@ -54,7 +50,7 @@ export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecut
 		}
 
 		const result = await walkTasks(
-			async (after, pageLimit) => (await listTaskPage(this, after, pageLimit, itemIndex)).tasks,
+			async (after, pageLimit) => await listTaskPage(this, after, pageLimit, itemIndex),
 			{ updated: updatedAfter, idsAtUpdated: [] },
 			limit,
 		);
@@ -65,8 +61,6 @@ export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecut
 				location: 'outputPane',
 			});
 		}
-		// A task changed while the list was being read shows up again with its newer version.
-		const seen = new Set<string>();
-		return result.tasks.filter((task) => !seen.has(String(task.id)) && seen.add(String(task.id)));
+		return result.tasks;
 	});
 }

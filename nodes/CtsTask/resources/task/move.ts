@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { invalidField } from '../../../shared/errors';
-import { returnTaskField, showFor, taskIdField } from '../../shared/taskFields';
+import { locatorValue } from '../../../shared/fields';
+import { returnTaskField, showFor, taskIdField, taskLocator } from '../../shared/taskFields';
 
 const displayOptions = showFor('move');
 
@@ -16,14 +17,14 @@ export async function sendMoveTargets(
 	const body: IDataObject = { ...(requestOptions.body as IDataObject) };
 	const target = (choice: string, idParameter: string, label: string, whenNull: string) => {
 		if (choice === whenNull) return null;
-		const id = String(this.getNodeParameter(idParameter, '')).trim();
-		if (!id) throw invalidField(this.getNode(), label, 'enter a task ID', this.getItemIndex());
+		const id = locatorValue(this.getNodeParameter(idParameter, '')).trim();
+		if (!id) throw invalidField(this.getNode(), label, 'choose a task from the list or enter its ID', this.getItemIndex());
 		return id;
 	};
 	const position = this.getNodeParameter('position', 'first') as string;
 	const parent = this.getNodeParameter('parent', 'keep') as string;
-	if (position !== 'keep') body.previousId = target(position, 'previousTaskId', 'Previous Task ID', 'first');
-	if (parent !== 'keep') body.parentId = target(parent, 'parentTaskId', 'Parent Task ID', 'root');
+	if (position !== 'keep') body.previousId = target(position, 'previousTaskId', 'Previous Task', 'first');
+	if (parent !== 'keep') body.parentId = target(parent, 'parentTaskId', 'Parent Task', 'root');
 	if (position === 'keep' && parent === 'keep') {
 		throw invalidField(this.getNode(), 'Position', 'choose a new position or a new parent: both are set to keep the current one', this.getItemIndex());
 	}
@@ -32,7 +33,7 @@ export async function sendMoveTargets(
 }
 
 export const taskMoveDescription: INodeProperties[] = [
-	taskIdField('move', 'body', 'ID of the task to move'),
+	taskIdField('move', 'body', 'The task to move'),
 	{
 		displayName: 'Position',
 		name: 'position',
@@ -45,15 +46,9 @@ export const taskMoveDescription: INodeProperties[] = [
 		default: 'first',
 		displayOptions,
 	},
-	{
-		displayName: 'Previous Task ID',
-		name: 'previousTaskId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the task the moved task should follow',
+	taskLocator('Previous Task', 'previousTaskId', 'The task the moved task should follow', {
 		displayOptions: { show: { ...displayOptions?.show, position: ['after'] } },
-	},
+	}),
 	{
 		displayName: 'Parent',
 		name: 'parent',
@@ -66,14 +61,8 @@ export const taskMoveDescription: INodeProperties[] = [
 		default: 'keep',
 		displayOptions,
 	},
-	{
-		displayName: 'Parent Task ID',
-		name: 'parentTaskId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the new parent task',
+	taskLocator('Parent Task', 'parentTaskId', 'The new parent task', {
 		displayOptions: { show: { ...displayOptions?.show, parent: ['under'] } },
-	},
+	}),
 	returnTaskField('move'),
 ];

@@ -5,7 +5,7 @@ import { returnTaskField, showFor, taskFieldOptions, taskIdField } from '../../s
 const displayOptions = showFor('update');
 
 export const taskUpdateDescription: INodeProperties[] = [
-	taskIdField('update', 'body', 'ID of the task to change'),
+	taskIdField('update', 'body', 'The task to change'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',

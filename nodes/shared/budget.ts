@@ -1,0 +1,304 @@
+import * as workflow from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The service's point budget of one user, as the service's answers describe it, shared by
+ * every node, trigger and execution in this n8n process that uses the same service user.
+ *
+ * The service allows a number of points per window (300 per 15 minutes): a `/list` call costs
+ * 10, any other call 1. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and
+ * `RateLimit-Reset` (seconds until the window resets). Requests wait in one queue, first come
+ * first served, and a request is sent only when the budget as last reported still holds its
+ * points, so the service should never have to refuse one; otherwise it waits for the window to
+ * reset. Other clients of the same account can still use points the process does not see: their
+ * 429 answers (nothing processed) put the request back at the head of the queue until
+ * `Retry-After` has passed.
+ */
+
+/** The cost of a request: 10 points for any `/list` call, 1 for any other. */
+export function pointsFor(url: string): number {
+	return /\/list(?:$|\?)/.test(url) ? 10 : 1;
+}
+
+/** The part of the budget trigger polls always leave to actions. */
+export const RESERVE_FOR_ACTIONS = 0.2;
+
+/** Requests of one user in flight at once: enough to hide latency, few enough to read the budget right. */
+const MAX_IN_FLIGHT = 8;
+
+interface Known {
+	limit: number;
+	remaining: number;
+	/** Epoch ms at which the window resets; undefined once it has (until an answer says again). */
+	resetAt?: number;
+}
+
+/** A request that holds points: returned by {@link PointBudget.take}, given back by {@link PointBudget.answered} or {@link PointBudget.settle}. */
+export interface Ticket {
+	readonly cost: number;
+	settled: boolean;
+}
+
+interface Waiter {
+	cost: number;
+	job: string;
+	maxWaitMs: number;
+	resolve: (ticket: Ticket) => void;
+	reject: (error: Error) => void;
+	signal?: AbortSignal;
+}
+
+export interface TakeOptions {
+	/** Who asks: one execution, one trigger, the editor; for the error that says what the job still needs. */
+	job: string;
+	/**
+	 * How long the request may wait for the budget to refill: when the window resets (or a 429's
+	 * `Retry-After` ends) later than that, it gives up. Waiting its turn behind requests that are
+	 * being sent does not count.
+	 */
+	maxWaitMs: number;
+	signal?: AbortSignal;
+}
+
+/** Why a request could not be sent in time: what is known of the budget when it gave up. */
+export class BudgetExhausted extends Error {
+	constructor(
+		readonly neededPoints: number,
+		readonly waitingRequests: number,
+		readonly remaining: number | undefined,
+		readonly limit: number | undefined,
+		readonly resetAt: number | undefined,
+	) {
+		super('The point budget of the account is used up');
+	}
+}
+
+/** Waits `ms`, or until `signal` aborts (then rejects at once), on n8n 2.x and 1.x alike. */
+export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+	if (!signal) return await workflow.sleep(ms);
+	if (signal.aborted) throw new Error('The execution was cancelled');
+	// n8n 1.x has `sleepWithAbort`; in 2.x `sleep` itself takes the signal.
+	const { sleepWithAbort } = workflow as unknown as { sleepWithAbort?: (ms: number, signal: AbortSignal) => Promise<void> };
+	await (sleepWithAbort ? sleepWithAbort(ms, signal) : (workflow.sleep as (ms: number, signal?: AbortSignal) => Promise<void>)(ms, signal));
+}
+
+export class PointBudget {
+	private known?: Known;
+	/** The service's answers carry no rate-limit headers (limiting off, or a proxy removed them): only 429s tell. */
+	private unmetered = false;
+	private inFlightPoints = 0;
+	private inFlightCount = 0;
+	private readonly queue: Waiter[] = [];
+	private timer?: { at: number; controller: AbortController };
+	/** Points each spender (a trigger) took in the current window. */
+	private spent = new Map<string, number>();
+	/** The cancel signals of executions with requests in this budget's queue, each listened to once. */
+	private readonly watched = new WeakSet<AbortSignal>();
+
+	/**
+	 * Waits its turn and until the budget holds `cost` points, then counts them as taken. Rejects
+	 * with {@link BudgetExhausted} when the budget does not refill within the request's maximum
+	 * wait, and at once when the execution is cancelled. `atHead` puts a request that was refused
+	 * (429) back in front, keeping the order.
+	 */
+	async take(cost: number, options: TakeOptions, atHead = false): Promise<Ticket> {
+		return await new Promise<Ticket>((resolve, reject) => {
+			if (options.signal?.aborted) return reject(new Error('The execution was cancelled'));
+			const waiter: Waiter = { cost, job: options.job, maxWaitMs: options.maxWaitMs, resolve, reject, signal: options.signal };
+			if (options.signal) this.watch(options.signal);
+			if (atHead) this.queue.unshift(waiter);
+			else this.queue.push(waiter);
+			this.pump();
+		});
+	}
+
+	/**
+	 * One listener per execution's signal (not one per waiting request: a job of 1,000 items would
+	 * add 1,000): when it aborts, that execution's requests leave the queue at once.
+	 */
+	private watch(signal: AbortSignal): void {
+		if (this.watched.has(signal)) return;
+		this.watched.add(signal);
+		signal.addEventListener(
+			'abort',
+			() => {
+				this.watched.delete(signal);
+				for (const waiter of this.queue.filter((entry) => entry.signal === signal)) {
+					this.remove(waiter);
+					waiter.reject(new Error('The execution was cancelled'));
+				}
+				this.pump();
+			},
+			{ once: true },
+		);
+	}
+
+	/**
+	 * An answer arrived (any status): its points are no longer in flight, and its headers tell
+	 * the budget, counting what is still in flight. Called as soon as the answer is there, so
+	 * that a read the answer leads to (a read-back) never waits for its own write.
+	 */
+	answered(ticket: Ticket, headers: IDataObject | undefined): void {
+		const limit = Number(headers?.['ratelimit-limit']);
+		const remaining = Number(headers?.['ratelimit-remaining']);
+		const reset = Number(headers?.['ratelimit-reset']);
+		if (!ticket.settled) {
+			ticket.settled = true;
+			this.inFlightPoints -= ticket.cost;
+			this.inFlightCount--;
+		}
+		if ([limit, remaining, reset].every(Number.isFinite)) {
+			// Requests still in flight may not be counted in this answer yet: assume they are not.
+			const told = Math.max(0, remaining - this.inFlightPoints);
+			const resetAt = Date.now() + reset * 1000;
+			// Answers can arrive out of order: within one window, an older answer never raises the count.
+			const sameWindow = this.known?.resetAt !== undefined && Math.abs(resetAt - this.known.resetAt) < 2000;
+			this.known = { limit, remaining: sameWindow ? Math.min(this.known!.remaining, told) : told, resetAt: sameWindow ? this.known!.resetAt : resetAt };
+			this.unmetered = false;
+		} else if (!this.known) {
+			this.unmetered = true;
+		}
+		this.pump();
+	}
+
+	/** The request is over (answered, or failed without an answer): its points are no longer in flight. */
+	settle(ticket: Ticket): void {
+		if (ticket.settled) return;
+		ticket.settled = true;
+		this.inFlightPoints -= ticket.cost;
+		this.inFlightCount--;
+		this.pump();
+	}
+
+	/**
+	 * A 429: nothing was processed, and nothing can be sent before `retryAfterSeconds` have
+	 * passed (other clients of the account used the points). Then the budget counts as full
+	 * again, until the next answer says how full it is.
+	 */
+	refused(retryAfterSeconds: number): void {
+		this.known = { limit: this.known?.limit ?? 0, remaining: 0, resetAt: Date.now() + Math.max(1, retryAfterSeconds) * 1000 };
+		this.pump();
+	}
+
+	/** What is known now: limit, remaining points, reset time, and whether requests are waiting. */
+	snapshot(): { limit?: number; remaining?: number; resetAt?: number; waiting: number } {
+		this.refill();
+		return { limit: this.known?.limit, remaining: this.known?.remaining, resetAt: this.known?.resetAt, waiting: this.queue.length };
+	}
+
+	/**
+	 * Whether a poll of `cost` points by `spender` may run: within its share of the window, leaving
+	 * at least {@link RESERVE_FOR_ACTIONS} of the budget, with no actions waiting for points.
+	 * An unknown budget allows it (the poll's answer teaches it).
+	 */
+	pollAllowed(spender: string, cost: number, share: number): { allowed: true } | { allowed: false; reason: string } {
+		this.refill();
+		if (this.queue.length > 0) return { allowed: false, reason: `${this.queue.length} requests of actions are waiting for points` };
+		if (!this.known) return { allowed: true };
+		const shareOfWindow = Math.floor(this.known.limit * share);
+		const spent = this.spent.get(spender) ?? 0;
+		if (spent + cost > shareOfWindow) {
+			return { allowed: false, reason: `it has used ${spent} of its ${shareOfWindow} points in this window` };
+		}
+		const reserve = Math.ceil(this.known.limit * RESERVE_FOR_ACTIONS);
+		if (this.known.remaining - cost < reserve) {
+			return { allowed: false, reason: `${this.known.remaining} points remain, and ${reserve} are kept for actions` };
+		}
+		return { allowed: true };
+	}
+
+	/** Counts points a spender (a trigger) took, for its share of the window. */
+	spend(spender: string, cost: number): void {
+		this.spent.set(spender, (this.spent.get(spender) ?? 0) + cost);
+	}
+
+	/** Once the window has reset, the whole budget is there again (until an answer says otherwise). */
+	private refill(): void {
+		if (this.known?.resetAt !== undefined && this.known.resetAt <= Date.now()) {
+			// After a 429 that came before any answer with headers, the limit is not known yet.
+			this.known = this.known.limit > 0 ? { limit: this.known.limit, remaining: this.known.limit } : undefined;
+			this.spent.clear();
+		}
+	}
+
+	private remove(waiter: Waiter): void {
+		const index = this.queue.indexOf(waiter);
+		if (index >= 0) this.queue.splice(index, 1);
+	}
+
+	/** Sends whoever can go, fails whoever cannot go in time, and wakes up when the window resets. */
+	private pump(): void {
+		this.refill();
+		while (this.queue.length > 0 && this.inFlightCount < MAX_IN_FLIGHT) {
+			const head = this.queue[0];
+			if (this.known && this.known.resetAt === undefined && head.cost > this.known.remaining && this.inFlightCount === 0) {
+				// Spent down without an answer saying when the window resets (no rate headers): start over.
+				this.known = undefined;
+			}
+			// Without knowledge, one request at a time: its answer tells the budget (or that none is told).
+			const fits = this.known ? head.cost <= this.known.remaining : this.unmetered || this.inFlightCount === 0;
+			if (!fits) break;
+			this.remove(head);
+			if (this.known) this.known.remaining -= head.cost;
+			this.inFlightPoints += head.cost;
+			this.inFlightCount++;
+			head.resolve({ cost: head.cost, settled: false });
+		}
+		const nextChance = this.known?.resetAt;
+		if (this.queue.length === 0 || nextChance === undefined || this.inFlightCount > 0) return this.disarm();
+		// Nothing in flight to tell more, and the budget is short until the window resets: whoever
+		// may not wait that long gives up now, saying what its job still needed.
+		const waitMs = nextChance - Date.now();
+		const late = this.queue.filter((waiter) => waiter.maxWaitMs < waitMs);
+		if (late.length > 0) {
+			const needed = new Map<string, { points: number; requests: number }>();
+			for (const { job, cost } of this.queue) {
+				const total = needed.get(job) ?? { points: 0, requests: 0 };
+				needed.set(job, { points: total.points + cost, requests: total.requests + 1 });
+			}
+			for (const waiter of late) {
+				this.remove(waiter);
+				const { points, requests } = needed.get(waiter.job)!;
+				waiter.reject(new BudgetExhausted(points, requests, this.known?.remaining, this.known?.limit, nextChance));
+			}
+		}
+		if (this.queue.length > 0) this.arm(nextChance);
+		else this.disarm();
+	}
+
+	private arm(at: number): void {
+		if (this.timer?.at === at) return;
+		this.disarm();
+		const controller = new AbortController();
+		this.timer = { at, controller };
+		pause(Math.max(0, at - Date.now()) + 50, controller.signal).then(
+			() => {
+				if (this.timer?.controller === controller) this.timer = undefined;
+				this.pump();
+			},
+			() => undefined,
+		);
+	}
+
+	private disarm(): void {
+		this.timer?.controller.abort();
+		this.timer = undefined;
+	}
+}
+
+const budgets = new Map<string, PointBudget>();
+
+/** The budget of the service user with this key (see `credentialUserKey`). */
+export function budgetOf(userKey: string): PointBudget {
+	let budget = budgets.get(userKey);
+	if (!budget) {
+		budget = new PointBudget();
+		budgets.set(userKey, budget);
+	}
+	return budget;
+}
+
+/** Forgets every budget, as a restart of n8n does. */
+export function forgetBudgets(): void {
+	budgets.clear();
+}

@@ -1,0 +1,45 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { ServiceContext } from './credentialUser';
+import { cachedList, readForPicker } from './listCache';
+import { ctsRequest } from './transport';
+
+/** A live tag as `GET /v3/tags/list` gives it. */
+export interface TagInfo extends IDataObject {
+	id: string;
+	name?: string;
+	color?: string;
+}
+
+export const TAG_LIST_HINT = 'Opening the list reads the tags (10 points); reopened within a minute, it costs nothing.';
+
+/** Every live tag of the credential's user, newest first (one list call, 10 points, reused for a minute). */
+export async function listTags(context: ServiceContext): Promise<TagInfo[]> {
+	return await cachedList(context, 'ctsApi', 'tags', async () => {
+		// The tags list answers a bare array; without `limit` it holds every tag.
+		const answer = (await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tags/list' })) as unknown;
+		return Array.isArray(answer) ? (answer as TagInfo[]) : [];
+	});
+}
+
+/** Dropdown of the tags, by name. */
+export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const tags = await readForPicker(this, 'its tags', 'expression', async () => await listTags(this));
+	return tags
+		.map((tag) => ({ name: tag.name ?? tag.id, value: tag.id }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The tags of a task (create, update) or of a trigger filter: several from the list, or IDs from an expression. */
+export function tagsField(description: string, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Tag Names or IDs',
+		name: 'tags',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getTags' },
+		default: [],
+		description: `${description} (an expression may give a list, or IDs separated by commas). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+		hint: TAG_LIST_HINT,
+		...overrides,
+	} as INodeProperties;
+}
