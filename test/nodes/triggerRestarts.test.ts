@@ -23,6 +23,8 @@ beforeAll(async () => await sandbox.start());
 afterAll(async () => await sandbox.stop());
 beforeEach(async () => {
 	await sandbox.reset();
+	// No point budget: every poll runs (a trigger skips checks beyond its budget share).
+	await sandbox.control('limits', { points: null });
 	await sandbox.control('clock', { now: '2026-12-01T08:00:00.000Z' });
 });
 
