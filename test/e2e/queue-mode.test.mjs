@@ -202,9 +202,9 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		}
 	});
 
-	it('4. a bulk job split across executions on both workers stays within one user\'s budget (30 points per 90 s): 0 failed items', async () => {
+	it('4. a bulk job split across executions on both workers stays within one user\'s budget (30 points per 65 s): 0 failed items', async () => {
 		await sandbox.reset();
-		await sandbox.control('limits', { points: 30, windowSeconds: 90 });
+		await sandbox.control('limits', { points: 30, windowSeconds: 65 });
 		const workflow = bulkCreateWorkflow(PACKAGE_NAME);
 		await publish([workflow]);
 		const batches = Array.from({ length: 4 }, (_, batch) => Array.from({ length: 10 }, (_, index) => ({ title: `bulk ${batch}-${index}` })));
