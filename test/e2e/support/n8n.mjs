@@ -2,7 +2,7 @@
  * One real n8n for a test file: its own user folder (database, settings), ports, and the CLI
  * commands the tests use. The install is shared (scripts/n8n-runtime.mjs).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,6 +30,16 @@ export class N8nHarness {
 			customExtensions,
 			env: { GENERIC_TIMEZONE: 'UTC', TZ: 'UTC', ...env },
 		});
+		return harness;
+	}
+
+	/**
+	 * A harness for the CLI of an n8n whose environment was set up elsewhere (the queue stack's
+	 * main instance): same database, user folder and settings.
+	 */
+	static attach(info, env) {
+		const harness = new N8nHarness();
+		Object.assign(harness, { info, env, userFolder: env.N8N_USER_FOLDER });
 		return harness;
 	}
 
@@ -61,6 +71,13 @@ export class N8nHarness {
 		await this.cliOk(['import:workflow', '--separate', `--input=${folder}`]);
 	}
 
+	/** Every workflow as n8n stores it, its static data included (`export:workflow --all`). */
+	async exportWorkflows() {
+		const file = join(this.userFolder, `export-${Date.now()}.json`);
+		await this.cliOk(['export:workflow', '--all', `--output=${file}`]);
+		return JSON.parse(readFileSync(file, 'utf8'));
+	}
+
 	/**
 	 * `n8n execute --id=<id> --rawOutput`: resolves to { code, run, stdout, stderr }, where run
 	 * is the execution n8n printed (null when it printed none, as after a failed run).
@@ -73,7 +90,8 @@ export class N8nHarness {
 
 	async start() {
 		this.server = await startN8n(this.info, this.env);
-		this.rest = new N8nRestClient(this.server.url);
+		// The same client after a restart keeps its session.
+		this.rest ??= new N8nRestClient(this.server.url);
 		return this.server;
 	}
 

@@ -64,6 +64,25 @@ export function workflow({ id, name, prefix, steps }) {
 	return { id, name, nodes, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} };
 }
 
+/**
+ * The same workflow started by a production webhook (`POST /webhook/<workflow id>`, answered when
+ * the run ends) instead of the manual trigger: how executions reach the workers in queue mode.
+ */
+export function withWebhookStart(definition) {
+	const nodes = definition.nodes.map((node) =>
+		node.name === 'Start'
+			? {
+					...node,
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path: definition.id, responseMode: 'lastNode', options: {} },
+				}
+			: node,
+	);
+	return { ...definition, nodes };
+}
+
 const ref = (node, field = 'id') => `={{ $('${node}').item.json.${field} }}`;
 
 /** A resource locator value as n8n's editor stores it, picked "From List". */
