@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+import { installPackage, PACKAGE_NAME, packPackage } from './community-package.mjs';
 import { EXAMPLE_CREDENTIALS, START_OWNER as OWNER } from './examples.mjs';
 import { portInUse, provisionInstance, SANDBOX_KEY, startSandboxProcess, waitFor } from './local-instance.mjs';
 import { ensureRuntime, freePort, n8nEnv, projectRoot, runtimeRoot, startN8n } from './n8n-runtime.mjs';
@@ -68,14 +69,12 @@ async function main() {
 	await waitFor(`${sandboxUrl}/_sandbox/health`, 20_000);
 	log(`Sandbox running on ${sandboxUrl} (${elapsed()})`);
 
-	// 3. n8n with the package from dist/.
+	// 3. n8n with the package installed as users install it: the packed tarball in the user
+	// folder's community-nodes folder (also what makes n8n run the nodes' credential tests).
+	log('Installing the package into n8n (npm pack of dist/)…');
+	installPackage(userFolder, packPackage(join(stateDir, 'package')).tarball);
 	log(`Starting n8n ${info.n8nVersion}…`);
-	const env = n8nEnv(info, {
-		userFolder,
-		port: n8nPort,
-		brokerPort: await freePort(),
-		customExtensions: [join(projectRoot, 'dist')],
-	});
+	const env = n8nEnv(info, { userFolder, port: n8nPort, brokerPort: await freePort() });
 	n8n = await startN8n(info, env, { timeoutMs: 240_000, detached: true });
 	n8n.exited.then(({ code, signal }) => {
 		if (!stopping) {
@@ -86,7 +85,7 @@ async function main() {
 	log(`n8n running on ${n8n.url} (${elapsed()})`);
 
 	// 4. Owner, credentials, example workflows (each only once).
-	const { added } = await provisionInstance(new N8nRestClient(n8n.url), { sandboxUrl, prefix: 'CUSTOM' });
+	const { added } = await provisionInstance(new N8nRestClient(n8n.url), { sandboxUrl, prefix: PACKAGE_NAME });
 
 	log('');
 	log('────────────────────────────────────────────────────────────────────');

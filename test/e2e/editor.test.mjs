@@ -86,7 +86,7 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		n8n = await N8nHarness.create({ line: '2' });
+		n8n = await N8nHarness.create({ line: '2', asCommunityPackage: true });
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });

@@ -1,5 +1,5 @@
 /**
- * A started n8n 2.41.1 (`n8n start`) with the package loaded: the credential tests as n8n's
+ * A started n8n 2.41.1 (`n8n start`) with the package installed as a community package: the credential tests as n8n's
  * server runs them (its credential test endpoint), and both triggers activated: a task or an
  * event created in the sandbox produces an execution that carries it.
  */
@@ -19,7 +19,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		n8n = await N8nHarness.create({ line: '2' });
+		n8n = await N8nHarness.create({ line: '2', asCommunityPackage: true });
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 	});
@@ -80,7 +80,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			type: 'ctsApi',
 			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
 		});
-		const definition = taskTriggerWorkflow('CUSTOM');
+		const definition = taskTriggerWorkflow(n8n.prefix);
 		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (trigger)' } };
 		const { id, ...body } = definition;
 		void id;
@@ -120,7 +120,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			type: 'ctsApi',
 			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
 		});
-		const definition = eventTriggerWorkflow('CUSTOM');
+		const definition = eventTriggerWorkflow(n8n.prefix);
 		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (event trigger)' } };
 		const { id, ...body } = definition;
 		void id;

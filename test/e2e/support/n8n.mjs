@@ -7,20 +7,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { ensureRuntime, freePort, n8nEnv, projectRoot, runN8nCli, startN8n } from '../../../scripts/n8n-runtime.mjs';
+import { installPackage, PACKAGE_NAME, packPackage } from '../../../scripts/community-package.mjs';
 import { N8nRestClient } from '../../../scripts/n8n-rest.mjs';
 
 export const DIST = join(projectRoot, 'dist');
 export const OWNER = { email: 'owner@cts-e2e.example', password: 'E2e-Owner-Passw0rd', firstName: 'E2E', lastName: 'Owner' };
 
+let packed;
+
+/** The package packed once per test process (`npm pack` of the built dist/). */
+function packedTarball() {
+	packed ??= packPackage(mkdtempSync(join(tmpdir(), 'cts-pack-'))).tarball;
+	return packed;
+}
+
 export class N8nHarness {
 	/**
-	 * @param {{ line?: '2' | '1', customExtensions?: string[], env?: Record<string, string> }} options
+	 * `asCommunityPackage`: the packed tarball installed in the user folder's community-nodes
+	 * folder, as users install the package (node types `<package>.ctsTask`), instead of loading
+	 * dist/ as a custom extension (`CUSTOM.ctsTask`). n8n runs the credential tests that nodes
+	 * define (`testedBy`) only for installed packages: it does not link a custom extension's
+	 * credentials to its nodes.
+	 * @param {{ line?: '2' | '1', customExtensions?: string[], asCommunityPackage?: boolean, env?: Record<string, string> }} options
 	 */
-	static async create({ line = '2', customExtensions = [DIST], env = {} } = {}) {
+	static async create({ line = '2', customExtensions = [DIST], asCommunityPackage = false, env = {} } = {}) {
 		const info = await ensureRuntime(line);
 		const harness = new N8nHarness();
 		harness.info = info;
 		harness.userFolder = mkdtempSync(join(tmpdir(), `cts-e2e-n8n${line}-`));
+		harness.prefix = asCommunityPackage ? PACKAGE_NAME : 'CUSTOM';
+		if (asCommunityPackage) {
+			installPackage(harness.userFolder, packedTarball());
+			customExtensions = [];
+		}
 		harness.port = await freePort();
 		harness.brokerPort = await freePort();
 		harness.env = n8nEnv(info, {
