@@ -137,6 +137,22 @@ export class N8nRestClient {
 		return result?.results ?? result ?? [];
 	}
 
+	/**
+	 * Every execution of a workflow (summaries), page by page (n8n 2.x pages with a cursor; the
+	 * first page also holds the executions still queued or running).
+	 */
+	async listAllExecutions(workflowId) {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const byId = new Map();
+		let cursor;
+		do {
+			const page = await this.request('GET', `/executions?filter=${filter}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+			for (const execution of page?.results ?? []) byId.set(String(execution.id), execution);
+			cursor = page?.nextCursor;
+		} while (cursor);
+		return [...byId.values()];
+	}
+
 	/** One execution with its data (n8n sends it flatted-encoded: see parseFlatted). */
 	async getExecution(id) {
 		return await this.request('GET', `/executions/${id}`);

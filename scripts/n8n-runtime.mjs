@@ -10,7 +10,7 @@
  * with a hermetic environment (own user folder, fixed encryption key, no telemetry).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -352,35 +352,6 @@ export function n8nEnv(info, { userFolder, port = 5678, brokerPort = 5679, custo
 	};
 }
 
-/** The package's name, which n8n gives its node types when it loads it as a community package. */
-export const PACKAGE_NAME = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).name;
-
-/**
- * Makes n8n (whose user folder is `userFolder`) load this project as an installed community
- * package: a link to it in the community-nodes folder (`.n8n/nodes/node_modules`). Node types are
- * then named `<package>.<node>`, as for users. Unlike a custom extension (N8N_CUSTOM_EXTENSIONS),
- * n8n knows which nodes of a package support a credential, which a credential tested by a node
- * (`testedBy`) needs: n8n 2.41 finds no test for a custom extension's credential.
- */
-export function linkAsCommunityPackage(userFolder) {
-	const nodesDir = join(userFolder, '.n8n', 'nodes');
-	const link = join(nodesDir, 'node_modules', PACKAGE_NAME);
-	mkdirSync(dirname(link), { recursive: true });
-	if (!existsSync(join(nodesDir, 'package.json'))) {
-		writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-	}
-	let linked = false;
-	try {
-		linked = lstatSync(link).isSymbolicLink();
-	} catch {
-		// not there yet
-	}
-	if (!linked) {
-		rmSync(link, { recursive: true, force: true });
-		symlinkSync(projectRoot, link, 'dir');
-	}
-}
-
 /**
  * Runs `n8n <args>` and resolves to { code, stdout, stderr } (it never rejects on a non-zero
  * exit; the caller decides).
@@ -408,14 +379,13 @@ export function runN8nCli(info, args, { env, timeoutMs = 180_000, cwd } = {}) {
 }
 
 /**
- * Starts `n8n start` and resolves once the editor is served (not only /healthz: the editor's
- * HTML comes a few seconds later). Returns { url, process, output(), stop(), exited }.
- * `detached` puts n8n in its own process group, so a Ctrl-C in the terminal reaches only the
- * caller, which then stops n8n itself.
+ * Spawns `n8n <args>` and keeps the last 200 kB of its output. Returns { process, pid, output(),
+ * exited, stop(), kill() }: `stop` sends SIGTERM (SIGKILL after 20 s) and `kill` SIGKILL, both to
+ * this process only, and resolve once it has exited. `detached` puts n8n in its own process
+ * group, so a Ctrl-C in the terminal reaches only the caller, which then stops n8n itself.
  */
-export async function startN8n(info, env, { timeoutMs = 180_000, onOutput, detached = false } = {}) {
-	const url = `http://localhost:${env.N8N_PORT}`;
-	const child = spawn(info.nodeBin, [info.n8nBin, 'start'], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'], detached });
+export function spawnN8n(info, env, args, { onOutput, detached = false } = {}) {
+	const child = spawn(info.nodeBin, [info.n8nBin, ...args], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'], detached });
 	let output = '';
 	const collect = (chunk) => {
 		const text = chunk.toString();
@@ -424,40 +394,76 @@ export async function startN8n(info, env, { timeoutMs = 180_000, onOutput, detac
 	};
 	child.stdout.on('data', collect);
 	child.stderr.on('data', collect);
-	let exited = false;
-	const exitPromise = new Promise((r) => child.on('exit', (code, signal) => {
-		exited = true;
+	let hasExited = false;
+	const exited = new Promise((r) => child.on('exit', (code, signal) => {
+		hasExited = true;
 		r({ code, signal });
 	}));
-
-	const stop = async () => {
-		if (exited) return;
-		child.kill('SIGTERM');
-		const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-		await exitPromise;
+	const signalAndWait = async (signal, escalateAfterMs) => {
+		if (hasExited) return;
+		child.kill(signal);
+		const timer = escalateAfterMs ? setTimeout(() => child.kill('SIGKILL'), escalateAfterMs) : undefined;
+		await exited;
 		clearTimeout(timer);
 	};
+	return {
+		process: child,
+		pid: child.pid,
+		output: () => output,
+		exited,
+		hasExited: () => hasExited,
+		stop: async () => await signalAndWait('SIGTERM', 20_000),
+		kill: async () => await signalAndWait('SIGKILL'),
+	};
+}
 
+/** Waits until `ready()` resolves true; fails when the process exits first or time runs out. */
+async function waitUntilReady(handle, ready, what, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (exited) throw new Error(`n8n exited before it was ready:\n${output.slice(-5000)}`);
+		if (handle.hasExited()) throw new Error(`${what} exited before it was ready:\n${handle.output().slice(-5000)}`);
 		if (Date.now() > deadline) {
-			await stop();
-			throw new Error(`n8n was not ready within ${timeoutMs / 1000} s:\n${output.slice(-5000)}`);
+			await handle.stop();
+			throw new Error(`${what} was not ready within ${timeoutMs / 1000} s:\n${handle.output().slice(-5000)}`);
 		}
-		try {
-			const health = await fetch(`${url}/healthz`);
-			if (health.ok) {
-				const page = await fetch(`${url}/`);
-				const html = await page.text();
-				if (page.ok && html.includes('<html')) break;
-			}
-		} catch {
-			// not listening yet
-		}
+		if (await ready()) return;
 		await new Promise((r) => setTimeout(r, 500));
 	}
-	return { url, process: child, output: () => output, stop, exited: exitPromise };
+}
+
+/**
+ * Starts `n8n start` and resolves once the editor is served (not only /healthz: the editor's
+ * HTML comes a few seconds later). Returns the handle of {@link spawnN8n} with `url`.
+ */
+export async function startN8n(info, env, { timeoutMs = 180_000, onOutput, detached = false } = {}) {
+	const url = `http://localhost:${env.N8N_PORT}`;
+	const handle = spawnN8n(info, env, ['start'], { onOutput, detached });
+	await waitUntilReady(
+		handle,
+		async () => {
+			try {
+				const health = await fetch(`${url}/healthz`);
+				if (!health.ok) return false;
+				const page = await fetch(`${url}/`);
+				return page.ok && (await page.text()).includes('<html');
+			} catch {
+				return false; // not listening yet
+			}
+		},
+		'n8n',
+		timeoutMs,
+	);
+	return { ...handle, url };
+}
+
+/**
+ * Starts `n8n worker` (queue mode: it takes executions from the Redis queue) and resolves once
+ * it reports itself ready. Its log level must be info or lower for that report.
+ */
+export async function startN8nWorker(info, env, { timeoutMs = 180_000, onOutput, detached = false } = {}) {
+	const handle = spawnN8n(info, env, ['worker'], { onOutput, detached });
+	await waitUntilReady(handle, async () => handle.output().includes('n8n worker is now ready'), 'n8n worker', timeoutMs);
+	return handle;
 }
 
 /** Removes every install (the next use installs again). */

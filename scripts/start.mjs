@@ -10,64 +10,18 @@
  * Environment: N8N_PORT (default 5678), SANDBOX_PORT (default 8787), CTS_START_DIR (where the
  * state is kept, default .n8n-runtime/start).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { exampleWorkflows, EXAMPLE_CREDENTIALS, START_OWNER as OWNER } from './examples.mjs';
-import { ensureRuntime, freePort, linkAsCommunityPackage, n8nEnv, PACKAGE_NAME, projectRoot, runtimeRoot, startN8n } from './n8n-runtime.mjs';
+import { installPackage, PACKAGE_NAME, packPackage } from './community-package.mjs';
+import { EXAMPLE_CREDENTIALS, START_OWNER as OWNER } from './examples.mjs';
+import { portInUse, provisionInstance, SANDBOX_KEY, startSandboxProcess, waitFor } from './local-instance.mjs';
+import { ensureRuntime, freePort, n8nEnv, projectRoot, runtimeRoot, startN8n } from './n8n-runtime.mjs';
 import { N8nRestClient } from './n8n-rest.mjs';
-
-const SANDBOX_KEY = 'sandbox-alice-key';
-const TOKEN_TTL_SECONDS = 365 * 24 * 3600;
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const log = (message) => console.log(message);
-
-async function waitFor(url, timeoutMs) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		try {
-			const response = await fetch(url);
-			if (response.ok) return;
-		} catch {
-			// not up yet
-		}
-		if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
-		await new Promise((r) => setTimeout(r, 250));
-	}
-}
-
-async function portInUse(port) {
-	try {
-		await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
-		return true;
-	} catch (error) {
-		return error?.cause?.code !== 'ECONNREFUSED';
-	}
-}
-
-function startSandbox(port, dataFile) {
-	const child = spawn(process.execPath, [join(projectRoot, 'build', 'test', 'sandbox', 'main.js')], {
-		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_HOST: '127.0.0.1', SANDBOX_DATA: dataFile },
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-	});
-	let output = '';
-	child.stdout.on('data', (chunk) => (output += chunk));
-	child.stderr.on('data', (chunk) => (output += chunk));
-	const exited = new Promise((r) => child.on('exit', r));
-	return { child, output: () => output, exited };
-}
-
-/** Finds a credential by name, or creates it. */
-async function ensureCredential(rest, { name, type, data }) {
-	const existing = ((await rest.listCredentials()) ?? []).find((credential) => credential.name === name && credential.type === type);
-	if (existing) return { id: existing.id, name, type, created: false };
-	const created = await rest.createCredential({ name, type, data });
-	return { id: created.id, name, type, created: true };
-}
 
 async function main() {
 	const n8nPort = Number(process.env.N8N_PORT ?? 5678);
@@ -87,7 +41,7 @@ async function main() {
 	mkdirSync(userFolder, { recursive: true });
 
 	// 2. The sandbox, keeping its data across restarts.
-	const sandbox = startSandbox(sandboxPort, join(stateDir, 'sandbox.json'));
+	const sandbox = startSandboxProcess(sandboxPort, join(stateDir, 'sandbox.json'));
 	let n8n;
 	let stopping = false;
 	const stop = async (reason) => {
@@ -115,9 +69,11 @@ async function main() {
 	await waitFor(`${sandboxUrl}/_sandbox/health`, 20_000);
 	log(`Sandbox running on ${sandboxUrl} (${elapsed()})`);
 
-	// 3. n8n with this project installed as a community package (its dist/, linked).
+	// 3. n8n with the package installed as users install it: the packed tarball in the user
+	// folder's community-nodes folder (also what makes n8n run the nodes' credential tests).
+	log('Installing the package into n8n (npm pack of dist/)…');
+	installPackage(userFolder, packPackage(join(stateDir, 'package')).tarball);
 	log(`Starting n8n ${info.n8nVersion}…`);
-	linkAsCommunityPackage(userFolder);
 	const env = n8nEnv(info, { userFolder, port: n8nPort, brokerPort: await freePort() });
 	n8n = await startN8n(info, env, { timeoutMs: 240_000, detached: true });
 	n8n.exited.then(({ code, signal }) => {
@@ -129,25 +85,7 @@ async function main() {
 	log(`n8n running on ${n8n.url} (${elapsed()})`);
 
 	// 4. Owner, credentials, example workflows (each only once).
-	const rest = new N8nRestClient(n8n.url);
-	await rest.ensureOwner(OWNER);
-	const tokenResponse = await fetch(`${sandboxUrl}/_sandbox/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ user: 'alice', ttlSeconds: TOKEN_TTL_SECONDS }),
-	});
-	const { token } = await tokenResponse.json();
-	const credentials = {
-		api: await ensureCredential(rest, { ...EXAMPLE_CREDENTIALS.api, data: { apiKey: SANDBOX_KEY, baseUrl: sandboxUrl } }),
-		sync: await ensureCredential(rest, { ...EXAMPLE_CREDENTIALS.sync, data: { token, syncUrl: sandboxUrl } }),
-	};
-	const existing = new Set(((await rest.listWorkflows()) ?? []).map((workflow) => workflow.name));
-	let added = 0;
-	for (const workflow of exampleWorkflows(PACKAGE_NAME, credentials)) {
-		if (existing.has(workflow.name)) continue;
-		await rest.createWorkflow(workflow);
-		added++;
-	}
+	const { added } = await provisionInstance(new N8nRestClient(n8n.url), { sandboxUrl, prefix: PACKAGE_NAME });
 
 	log('');
 	log('────────────────────────────────────────────────────────────────────');

@@ -46,7 +46,6 @@ interface Waiter {
 	resolve: (ticket: Ticket) => void;
 	reject: (error: Error) => void;
 	signal?: AbortSignal;
-	onAbort?: () => void;
 }
 
 export interface TakeOptions {
@@ -85,12 +84,16 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 export class PointBudget {
 	private known?: Known;
+	/** The service's answers carry no rate-limit headers (limiting off, or a proxy removed them): only 429s tell. */
+	private unmetered = false;
 	private inFlightPoints = 0;
 	private inFlightCount = 0;
 	private readonly queue: Waiter[] = [];
 	private timer?: { at: number; controller: AbortController };
 	/** Points each spender (a trigger) took in the current window. */
 	private spent = new Map<string, number>();
+	/** The cancel signals of executions with requests in this budget's queue, each listened to once. */
+	private readonly watched = new WeakSet<AbortSignal>();
 
 	/**
 	 * Waits its turn and until the budget holds `cost` points, then counts them as taken. Rejects
@@ -100,20 +103,34 @@ export class PointBudget {
 	 */
 	async take(cost: number, options: TakeOptions, atHead = false): Promise<Ticket> {
 		return await new Promise<Ticket>((resolve, reject) => {
+			if (options.signal?.aborted) return reject(new Error('The execution was cancelled'));
 			const waiter: Waiter = { cost, job: options.job, maxWaitMs: options.maxWaitMs, resolve, reject, signal: options.signal };
-			if (options.signal) {
-				if (options.signal.aborted) return reject(new Error('The execution was cancelled'));
-				waiter.onAbort = () => {
-					this.remove(waiter);
-					reject(new Error('The execution was cancelled'));
-					this.pump();
-				};
-				options.signal.addEventListener('abort', waiter.onAbort, { once: true });
-			}
+			if (options.signal) this.watch(options.signal);
 			if (atHead) this.queue.unshift(waiter);
 			else this.queue.push(waiter);
 			this.pump();
 		});
+	}
+
+	/**
+	 * One listener per execution's signal (not one per waiting request: a job of 1,000 items would
+	 * add 1,000): when it aborts, that execution's requests leave the queue at once.
+	 */
+	private watch(signal: AbortSignal): void {
+		if (this.watched.has(signal)) return;
+		this.watched.add(signal);
+		signal.addEventListener(
+			'abort',
+			() => {
+				this.watched.delete(signal);
+				for (const waiter of this.queue.filter((entry) => entry.signal === signal)) {
+					this.remove(waiter);
+					waiter.reject(new Error('The execution was cancelled'));
+				}
+				this.pump();
+			},
+			{ once: true },
+		);
 	}
 
 	/**
@@ -132,7 +149,14 @@ export class PointBudget {
 		}
 		if ([limit, remaining, reset].every(Number.isFinite)) {
 			// Requests still in flight may not be counted in this answer yet: assume they are not.
-			this.known = { limit, remaining: Math.max(0, remaining - this.inFlightPoints), resetAt: Date.now() + reset * 1000 };
+			const told = Math.max(0, remaining - this.inFlightPoints);
+			const resetAt = Date.now() + reset * 1000;
+			// Answers can arrive out of order: within one window, an older answer never raises the count.
+			const sameWindow = this.known?.resetAt !== undefined && Math.abs(resetAt - this.known.resetAt) < 2000;
+			this.known = { limit, remaining: sameWindow ? Math.min(this.known!.remaining, told) : told, resetAt: sameWindow ? this.known!.resetAt : resetAt };
+			this.unmetered = false;
+		} else if (!this.known) {
+			this.unmetered = true;
 		}
 		this.pump();
 	}
@@ -200,7 +224,6 @@ export class PointBudget {
 	private remove(waiter: Waiter): void {
 		const index = this.queue.indexOf(waiter);
 		if (index >= 0) this.queue.splice(index, 1);
-		if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
 	}
 
 	/** Sends whoever can go, fails whoever cannot go in time, and wakes up when the window resets. */
@@ -212,8 +235,8 @@ export class PointBudget {
 				// Spent down without an answer saying when the window resets (no rate headers): start over.
 				this.known = undefined;
 			}
-			// Without knowledge, one request at a time: its answer tells the budget.
-			const fits = this.known ? head.cost <= this.known.remaining : this.inFlightCount === 0;
+			// Without knowledge, one request at a time: its answer tells the budget (or that none is told).
+			const fits = this.known ? head.cost <= this.known.remaining : this.unmetered || this.inFlightCount === 0;
 			if (!fits) break;
 			this.remove(head);
 			if (this.known) this.known.remaining -= head.cost;

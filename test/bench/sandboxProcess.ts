@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 import { SandboxClient } from '../harness/sandboxClient';
+import { forgetDistBudgets } from './setup';
 
 export class SandboxProcess extends SandboxClient {
 	private child?: ChildProcess;
@@ -44,6 +45,12 @@ export class SandboxProcess extends SandboxClient {
 			child.once('exit', () => resolve());
 			child.kill('SIGTERM');
 		});
+	}
+
+	/** Fixtures and full budgets; the nodes under test (from dist/) forget what they learnt of the old ones. */
+	override async reset(): Promise<void> {
+		await super.reset();
+		forgetDistBudgets();
 	}
 
 	/** Turns rate limiting off (`{"points":null}`). */

@@ -26,6 +26,12 @@ function distNode(file: string, name: string): NodeClass {
 	return (require(join(ROOT, 'dist', 'nodes', file)) as Record<string, NodeClass>)[name];
 }
 
+/** Forgets the point budgets the compiled nodes learnt, as a restart of n8n does (after a sandbox reset). */
+export function forgetDistBudgets(): void {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	(require(join(ROOT, 'dist', 'nodes', 'shared', 'budget.js')) as { forgetBudgets: () => void }).forgetBudgets();
+}
+
 export const CtsTask = distNode('CtsTask/CtsTask.node.js', 'CtsTask');
 export const CtsEvent = distNode('CtsEvent/CtsEvent.node.js', 'CtsEvent');
 export const CtsEventV1 = distNode('CtsEventV1/CtsEventV1.node.js', 'CtsEventV1');

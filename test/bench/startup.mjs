@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ensureRuntime, freePort, n8nEnv, projectRoot, startN8n } from '../../scripts/n8n-runtime.mjs';
+import { ensureRuntime, freePort, n8nEnv, startN8n } from '../../scripts/n8n-runtime.mjs';
 import { startNpmStart } from '../e2e/support/npmStart.mjs';
 
 const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
@@ -27,14 +27,9 @@ async function npmStart(stateDir, n8nPort, sandboxPort) {
 	return run.readySeconds;
 }
 
-/** n8n alone, as npm start runs it, until its editor is served; then stopped. */
+/** n8n alone, as npm start runs it (the package installed in its user folder), until its editor is served; then stopped. */
 async function n8nAlone(info, stateDir, n8nPort) {
-	const env = n8nEnv(info, {
-		userFolder: join(stateDir, 'n8n'),
-		port: n8nPort,
-		brokerPort: await freePort(),
-		customExtensions: [join(projectRoot, 'dist')],
-	});
+	const env = n8nEnv(info, { userFolder: join(stateDir, 'n8n'), port: n8nPort, brokerPort: await freePort() });
 	const started = process.hrtime.bigint();
 	const n8n = await startN8n(info, env, { timeoutMs: 240_000 });
 	const seconds = Number(process.hrtime.bigint() - started) / 1e9;

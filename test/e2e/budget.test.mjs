@@ -139,7 +139,13 @@ for (const line of ['2', '1']) {
 				bulkCreateWorkflow({ start, count: 40, prefix: 'CUSTOM', credential: { id: credential.id, name: 'CTS API (budget)' } }),
 			);
 			await n8n.rest.activateWorkflow(workflow.id);
-			const answer = await fetch(`${n8n.server.url}/webhook/${path}`, { method: 'POST' });
+			// n8n 2.x registers a published workflow's webhook a moment after answering the publish.
+			let answer;
+			for (let attempt = 0; attempt < 20; attempt++) {
+				answer = await fetch(`${n8n.server.url}/webhook/${path}`, { method: 'POST' });
+				if (answer.status !== 404) break;
+				await sleep(500);
+			}
 			assert.equal(answer.status, 200);
 
 			// 30 creates use the window up; the other 10 wait for it to reset, about a minute away.

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { linkAsCommunityPackage, projectRoot } from '../../scripts/n8n-runtime.mjs';
+import { projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 
@@ -87,9 +87,7 @@ describe('n8n 2.41.1 editor in Chromium', { skip: missing }, () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		// Installed as users install it: n8n tests node-tested credentials only of community packages.
-		n8n = await N8nHarness.create({ line: '2', customExtensions: [] });
-		linkAsCommunityPackage(n8n.userFolder);
+		n8n = await N8nHarness.create({ line: '2', asCommunityPackage: true });
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });

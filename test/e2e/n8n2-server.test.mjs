@@ -1,12 +1,11 @@
 /**
- * A started n8n 2.41.1 (`n8n start`) with the package loaded: the credential tests as n8n's
+ * A started n8n 2.41.1 (`n8n start`) with the package installed as a community package: the credential tests as n8n's
  * server runs them (its credential test endpoint), and both triggers activated: a task or an
  * event created in the sandbox produces an execution that carries it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { linkAsCommunityPackage, PACKAGE_NAME } from '../../scripts/n8n-runtime.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
@@ -20,10 +19,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		// Installed as users install it: n8n 2.41 finds no test for a custom extension's credential
-		// that a node tests (testedBy).
-		n8n = await N8nHarness.create({ line: '2', customExtensions: [] });
-		linkAsCommunityPackage(n8n.userFolder);
+		n8n = await N8nHarness.create({ line: '2', asCommunityPackage: true });
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 	});
@@ -84,7 +80,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			type: 'ctsApi',
 			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
 		});
-		const definition = taskTriggerWorkflow(PACKAGE_NAME);
+		const definition = taskTriggerWorkflow(n8n.prefix);
 		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (trigger)' } };
 		const { id, ...body } = definition;
 		void id;
@@ -124,7 +120,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			type: 'ctsApi',
 			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
 		});
-		const definition = eventTriggerWorkflow(PACKAGE_NAME);
+		const definition = eventTriggerWorkflow(n8n.prefix);
 		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (event trigger)' } };
 		const { id, ...body } = definition;
 		void id;

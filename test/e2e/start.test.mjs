@@ -67,9 +67,9 @@ describe('npm start', () => {
 			// As the editor does: the stored data (secrets redacted) sent back to the test endpoint.
 			const { data } = await rest.getCredential(credential.id);
 			assert.equal(data.baseUrl ?? data.syncUrl, `http://127.0.0.1:${sandboxPort}`);
-			const result = await rest.testCredential({ id: credential.id, name, type, data });
-			assert.equal(result.status, 'OK', result.message);
-			assert.match(result.message, /^Connection successful: \d+ of 300 points left/);
+			const tested = await rest.testCredential({ id: credential.id, name, type, data });
+			assert.equal(tested.status, 'OK', tested.message);
+			assert.match(tested.message, /^Connection successful: \d+ of 300 points left/);
 		}
 	};
 
@@ -89,7 +89,7 @@ describe('npm start', () => {
 				userFolder: join(stateDir, 'n8n'),
 				port: n8nPort,
 				brokerPort: await freePort(),
-				customExtensions: [join(projectRoot, 'dist')],
+				// The package as npm start installed it (the user folder's community-nodes folder).
 				env: { N8N_LOG_LEVEL: 'info', N8N_LOG_FORMAT: 'json' },
 			});
 			const exported = join(stateDir, 'workflows.json');

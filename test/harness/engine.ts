@@ -421,12 +421,19 @@ export async function testCredential(
 /**
  * A polling trigger as an activated workflow runs it: `poll()` on n8n's PollContext over a real
  * Workflow whose static data carries the trigger's cursor from poll to poll. `restart()` reloads
- * the static data from its JSON form, as after an n8n restart.
+ * the static data from its JSON form, as after an n8n restart; `restartFromStored()` reloads what
+ * n8n's default path has stored of it (see `stored`).
  */
 export class PollHarness {
 	private workflow!: Workflow;
 	private readonly node: INode;
 	private readonly store: CredentialStore;
+	/**
+	 * The static data as n8n's default path stores it: once the activation is done (after its first
+	 * poll) and whenever a poll returns items; a poll that returns nothing changes it only in memory.
+	 */
+	private stored: IDataObject;
+	private activated = false;
 
 	constructor(
 		private readonly nodeType: INodeType,
@@ -451,6 +458,7 @@ export class PollHarness {
 			parameters: parameters as INode['parameters'],
 			credentials: nodeCredentials,
 		};
+		this.stored = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 		this.load();
 	}
 
@@ -478,10 +486,27 @@ export class PollHarness {
 		this.load();
 	}
 
+	/** The static data as n8n's default path has stored it (see `stored`). */
+	get storedStaticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.stored)) as IDataObject;
+	}
+
+	/** An n8n restart on the default path: what polls that returned nothing changed is gone. */
+	restartFromStored(): void {
+		this.staticData = JSON.parse(JSON.stringify(this.stored)) as IDataObject;
+		this.activated = false;
+		this.load();
+	}
+
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<INodeExecutionData[][] | null> {
 		const workflowData = { id: this.workflow.id, name: 'Trigger', nodes: [this.node], connections: {} };
 		const additionalData = additionalDataFor(this.store, mode, workflowData);
 		const context = new PollContext(this.workflow, this.node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
-		return await this.nodeType.poll!.call(context);
+		const result = await this.nodeType.poll!.call(context);
+		if (mode === 'trigger') {
+			if (!this.activated || result !== null) this.stored = this.savedStaticData;
+			this.activated = true;
+		}
+		return result;
 	}
 }

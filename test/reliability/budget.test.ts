@@ -141,9 +141,10 @@ it('a task trigger and an event trigger checking beside a bulk job: the job comp
 			after = body.data.tasks.at(-1).updated;
 		}
 	};
+	let tasks: string[] | undefined;
 	for (;;) {
 		await check();
-		const tasks = await allTasks();
+		tasks = (await allTasks()) ?? tasks;
 		const complete =
 			tasks !== undefined &&
 			tasks.length >= 202 &&
@@ -162,9 +163,9 @@ it('a task trigger and an event trigger checking beside a bulk job: the job comp
 	expect(duplicatedTasks).toBe(0);
 	expect(duplicatedEvents).toBe(0);
 	expect(lostEvents).toBe(0);
-	const tasks = (await allTasks())!;
-	expect(tasks.length).toBeGreaterThanOrEqual(202);
-	expect(tasks.filter((version) => !taskVersions.has(version))).toEqual([]);
+	// The service's open tasks, as last read (a read may meet the used-up budget: it is another client).
+	expect(tasks?.length).toBeGreaterThanOrEqual(202);
+	expect(tasks!.filter((version) => !taskVersions.has(version))).toEqual([]);
 	expect(expectedEvents.length).toBeGreaterThanOrEqual(2);
 	const jobCreates = (await creates()).filter((call) => call.status === 200 && String((call.body as { title: string }).title).startsWith('job'));
 	expect(jobCreates).toHaveLength(200);

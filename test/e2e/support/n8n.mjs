@@ -2,25 +2,44 @@
  * One real n8n for a test file: its own user folder (database, settings), ports, and the CLI
  * commands the tests use. The install is shared (scripts/n8n-runtime.mjs).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { ensureRuntime, freePort, n8nEnv, projectRoot, runN8nCli, startN8n } from '../../../scripts/n8n-runtime.mjs';
+import { installPackage, PACKAGE_NAME, packPackage } from '../../../scripts/community-package.mjs';
 import { N8nRestClient } from '../../../scripts/n8n-rest.mjs';
 
 export const DIST = join(projectRoot, 'dist');
 export const OWNER = { email: 'owner@cts-e2e.example', password: 'E2e-Owner-Passw0rd', firstName: 'E2E', lastName: 'Owner' };
 
+let packed;
+
+/** The package packed once per test process (`npm pack` of the built dist/). */
+function packedTarball() {
+	packed ??= packPackage(mkdtempSync(join(tmpdir(), 'cts-pack-'))).tarball;
+	return packed;
+}
+
 export class N8nHarness {
 	/**
-	 * @param {{ line?: '2' | '1', customExtensions?: string[], env?: Record<string, string> }} options
+	 * `asCommunityPackage`: the packed tarball installed in the user folder's community-nodes
+	 * folder, as users install the package (node types `<package>.ctsTask`), instead of loading
+	 * dist/ as a custom extension (`CUSTOM.ctsTask`). n8n runs the credential tests that nodes
+	 * define (`testedBy`) only for installed packages: it does not link a custom extension's
+	 * credentials to its nodes.
+	 * @param {{ line?: '2' | '1', customExtensions?: string[], asCommunityPackage?: boolean, env?: Record<string, string> }} options
 	 */
-	static async create({ line = '2', customExtensions = [DIST], env = {} } = {}) {
+	static async create({ line = '2', customExtensions = [DIST], asCommunityPackage = false, env = {} } = {}) {
 		const info = await ensureRuntime(line);
 		const harness = new N8nHarness();
 		harness.info = info;
 		harness.userFolder = mkdtempSync(join(tmpdir(), `cts-e2e-n8n${line}-`));
+		harness.prefix = asCommunityPackage ? PACKAGE_NAME : 'CUSTOM';
+		if (asCommunityPackage) {
+			installPackage(harness.userFolder, packedTarball());
+			customExtensions = [];
+		}
 		harness.port = await freePort();
 		harness.brokerPort = await freePort();
 		harness.env = n8nEnv(info, {
@@ -30,6 +49,16 @@ export class N8nHarness {
 			customExtensions,
 			env: { GENERIC_TIMEZONE: 'UTC', TZ: 'UTC', ...env },
 		});
+		return harness;
+	}
+
+	/**
+	 * A harness for the CLI of an n8n whose environment was set up elsewhere (the queue stack's
+	 * main instance): same database, user folder and settings.
+	 */
+	static attach(info, env) {
+		const harness = new N8nHarness();
+		Object.assign(harness, { info, env, userFolder: env.N8N_USER_FOLDER });
 		return harness;
 	}
 
@@ -61,6 +90,13 @@ export class N8nHarness {
 		await this.cliOk(['import:workflow', '--separate', `--input=${folder}`]);
 	}
 
+	/** Every workflow as n8n stores it, its static data included (`export:workflow --all`). */
+	async exportWorkflows() {
+		const file = join(this.userFolder, `export-${Date.now()}.json`);
+		await this.cliOk(['export:workflow', '--all', `--output=${file}`]);
+		return JSON.parse(readFileSync(file, 'utf8'));
+	}
+
 	/**
 	 * `n8n execute --id=<id> --rawOutput`: resolves to { code, run, stdout, stderr }, where run
 	 * is the execution n8n printed (null when it printed none, as after a failed run).
@@ -73,7 +109,8 @@ export class N8nHarness {
 
 	async start() {
 		this.server = await startN8n(this.info, this.env);
-		this.rest = new N8nRestClient(this.server.url);
+		// The same client after a restart keeps its session.
+		this.rest ??= new N8nRestClient(this.server.url);
 		return this.server;
 	}
 

@@ -27,6 +27,31 @@ export class SandboxClient {
 		await this.sandbox.close();
 	}
 
+	/**
+	 * Resolves with the next API call matching `predicate` once the sandbox has answered it (the
+	 * in-process sandbox logs each call after its answer).
+	 */
+	nextRequest(predicate, timeoutMs) {
+		const log = this.sandbox.requestLog;
+		return new Promise((resolve, reject) => {
+			const add = log.add;
+			const restore = () => {
+				clearTimeout(timer);
+				log.add = add;
+			};
+			const timer = setTimeout(() => {
+				restore();
+				reject(new Error(`No matching API call within ${timeoutMs / 1000} s`));
+			}, timeoutMs);
+			log.add = (entry) => {
+				add.call(log, entry);
+				if (!predicate(entry)) return;
+				restore();
+				resolve(entry);
+			};
+		});
+	}
+
 	async control(name, body = {}, method = 'POST') {
 		const response = await fetch(`${this.url}/_sandbox/${name}`, {
 			method,

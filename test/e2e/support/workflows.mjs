@@ -64,6 +64,25 @@ export function workflow({ id, name, prefix, steps }) {
 	return { id, name, nodes, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} };
 }
 
+/**
+ * The same workflow started by a production webhook (`POST /webhook/<workflow id>`, answered when
+ * the run ends) instead of the manual trigger: how executions reach the workers in queue mode.
+ */
+export function withWebhookStart(definition) {
+	const nodes = definition.nodes.map((node) =>
+		node.name === 'Start'
+			? {
+					...node,
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path: definition.id, responseMode: 'lastNode', options: {} },
+				}
+			: node,
+	);
+	return { ...definition, nodes };
+}
+
 const ref = (node, field = 'id') => `={{ $('${node}').item.json.${field} }}`;
 
 /** A resource locator value as n8n's editor stores it, picked "From List". */
@@ -71,9 +90,9 @@ const fromList = (value, cachedResultName) => ({ __rl: true, mode: 'list', value
 /** A resource locator value given "By ID" (the mode n8n's editor gives an expression). */
 const byId = (value) => ({ __rl: true, mode: 'id', value });
 
-/** Every Task operation, in the order a task lives through them. */
+/** Every Task operation, in the order a task lives through them. The steps output the service's objects (Raw). */
 export function taskOperationsWorkflow(prefix) {
-	const task = (name, parameters, extra = {}) => ({ name, type: 'ctsTask', parameters: { resource: 'task', ...parameters }, ...extra });
+	const task = (name, parameters, extra = {}) => ({ name, type: 'ctsTask', parameters: { resource: 'task', output: 'raw', ...parameters }, ...extra });
 	return workflow({
 		id: 'ctsE2eTaskOps001',
 		name: 'E2E: task operations',
@@ -102,9 +121,9 @@ export function taskOperationsWorkflow(prefix) {
 			}),
 			task('Move', { operation: 'move', taskId: byId(ref('Create Subtask')), position: 'first', parent: 'root', returnTask: true }),
 			// A plain Task value, as workflows saved before the task list have it.
-			task('Move After', { operation: 'move', taskId: ref('Create ID Only'), position: 'after', previousTaskId: byId(ref('Create')), parent: 'keep' }),
+			task('Move After', { operation: 'move', taskId: ref('Create ID Only'), position: 'after', previousTaskId: byId(ref('Create')), parent: 'keep', returnTask: false }),
 			task('Close', { operation: 'close', taskId: byId(ref('Create')), returnTask: true }),
-			task('Reopen', { operation: 'reopen', taskId: byId(ref('Create')) }),
+			task('Reopen', { operation: 'reopen', taskId: byId(ref('Create')), returnTask: false }),
 			task('Get Many', { operation: 'getAll', returnAll: true }, { branch: true }),
 			task('Get Many Limit', { operation: 'getAll', returnAll: false, limit: 1 }, { after: 'Reopen', branch: true }),
 			task('Delete', { operation: 'delete', taskId: byId(ref('Create')) }, { after: 'Reopen' }),
@@ -119,7 +138,7 @@ export function taskErrorsWorkflow(prefix) {
 	const failing = (name, parameters, extra = {}) => ({
 		name,
 		type: 'ctsTask',
-		parameters: { resource: 'task', ...parameters },
+		parameters: { resource: 'task', output: 'raw', ...parameters },
 		after: 'Start',
 		branch: true,
 		continueOnFail: true,
@@ -166,7 +185,7 @@ export function eventV3Workflow(prefix) {
 	const event = (name, parameters, extra = {}) => ({
 		name,
 		type: 'ctsEvent',
-		parameters: { resource: 'event', ...parameters },
+		parameters: { resource: 'event', output: 'raw', ...parameters },
 		...extra,
 	});
 	return workflow({
@@ -196,6 +215,8 @@ export function eventV3Workflow(prefix) {
 				allDay: true,
 				start: '2026-12-10',
 				end: '2026-12-12',
+				// The one step that shows the default output: simplified.
+				output: 'simplified',
 			}),
 			event('Create Series', {
 				operation: 'create',
@@ -247,7 +268,7 @@ export function eventV3ErrorsWorkflow(prefix) {
 	const failing = (name, parameters, extra = {}) => ({
 		name,
 		type: 'ctsEvent',
-		parameters: { resource: 'event', ...parameters },
+		parameters: { resource: 'event', output: 'raw', ...parameters },
 		after: 'Start',
 		branch: true,
 		continueOnFail: true,
@@ -306,7 +327,7 @@ export function eventV1Workflow(prefix) {
 	const event = (name, parameters, extra = {}) => ({
 		name,
 		type: 'ctsEventV1',
-		parameters: { resource: 'event', ...parameters },
+		parameters: { resource: 'event', output: 'raw', ...parameters },
 		...extra,
 	});
 	return workflow({

@@ -1,0 +1,297 @@
+/**
+ * n8n 2.41.1 in queue mode, the way users who outgrow one process run it: PostgreSQL, Redis, a
+ * main instance (editor, webhooks, triggers and pollers) and two `n8n worker` processes, each with
+ * the `npm pack` tarball installed as a community package, all started by scripts/queue-stack.mjs.
+ *
+ * 1. Every Task and Event operation (v3 and v1) runs on a worker, started by a production
+ *    webhook, with the same outputs as in single-process n8n (operationTests.mjs).
+ * 2. + 3. Both triggers, published, poll on the main instance only and deliver every change
+ *    exactly once while the main instance is killed (SIGKILL) and started again at random moments
+ *    and a worker is killed too: once with n8n's default static data, once with its durable poller
+ *    cursors.
+ * 4. A bulk job split across executions on both workers, against one user's point budget with a
+ *    window longer than a minute, ends with every item done.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { randomUUID } from 'node:crypto';
+
+import { PACKAGE_NAME, packPackage } from '../../scripts/community-package.mjs';
+import { ensureRuntime } from '../../scripts/n8n-runtime.mjs';
+import { N8nRestClient, parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { QueueStack } from '../../scripts/queue-stack.mjs';
+import { N8nHarness, OWNER } from './support/n8n.mjs';
+import { operationTests, operationWorkflows } from './support/operationTests.mjs';
+import { assertExactlyOnce, describeCounts, EVERY_MINUTE, EVERY_TEN_SECONDS, publishTriggers, restartTriggerWorkflows, runRestartScenario, storedStaticData, waitFor } from './support/restarts.mjs';
+import { startSandbox } from './support/sandbox.mjs';
+import { CREDENTIALS, credentialsFile, withWebhookStart } from './support/workflows.mjs';
+
+const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+/** The settings n8n 2.41.1 needs for durable poller cursors (scheduler.config.js, durable-poller-chain.js). */
+const DURABLE_CURSORS = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
+
+describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () => {
+	let stateDir;
+	let sandbox;
+	let stack;
+	let rest;
+	let cli;
+	let failed = false;
+	/** Execution ID -> the worker whose log says it started it. */
+	const ranOn = new Map();
+
+	before(async () => {
+		stateDir = mkdtempSync(join(tmpdir(), 'cts-queue-'));
+		const { tarball } = packPackage(join(stateDir, 'pack'));
+		sandbox = await startSandbox();
+		const pending = new Map();
+		stack = new QueueStack({
+			info: await ensureRuntime('2'),
+			stateDir,
+			tarball,
+			fastDatabase: true,
+			onOutput: (name, text) => {
+				if (!name.startsWith('worker-')) return;
+				const lines = `${pending.get(name) ?? ''}${text}`.split('\n');
+				pending.set(name, lines.pop());
+				for (const line of lines) {
+					const started = /Worker started execution (\d+)/.exec(line);
+					if (started) ranOn.set(started[1], name);
+				}
+			},
+		});
+		try {
+			await stack.start();
+		} catch (error) {
+			await stack.stop();
+			throw error;
+		}
+		console.log(`queue stack: ${JSON.stringify(stack.pids())} (logs in ${stack.logDir})`);
+		rest = new N8nRestClient(stack.main.url);
+		await rest.ensureOwner(OWNER);
+		cli = N8nHarness.attach(stack.info, stack.mainEnv);
+		await cli.importCredentials(
+			credentialsFile({ sandboxUrl: sandbox.url, token: await sandbox.token('alice', 24 * 3600), expiredToken: await sandbox.token('alice', -60) }),
+		);
+	});
+
+	after(async () => {
+		console.log(`queue stack stopping: ${JSON.stringify(stack?.pids() ?? {})}`);
+		await stack?.stop();
+		await sandbox?.close();
+		// Keep the logs of a failed run.
+		if (failed) console.log(`queue stack state and logs kept in ${stateDir}`);
+		else if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+	});
+
+	const publish = async (workflows) => {
+		await cli.importWorkflows(workflows);
+		for (const workflow of workflows) await rest.activateWorkflow(workflow.id);
+	};
+
+	/** A finished execution with its data decoded. */
+	const finishedExecution = async (workflowId, known) => {
+		const summary = await waitFor(
+			async () => (await rest.listAllExecutions(workflowId)).find((execution) => !known.has(String(execution.id)) && FINISHED.has(execution.status)),
+			120_000,
+			`an execution of ${workflowId}`,
+		);
+		const full = await rest.getExecution(summary.id);
+		return { id: String(summary.id), status: full.status, data: typeof full.data === 'string' ? parseFlatted(full.data) : full.data };
+	};
+
+	describe('1. every Task and Event operation runs on a worker, with the outputs of single-process n8n', () => {
+		const executions = [];
+
+		before(async () => {
+			await publish(operationWorkflows(PACKAGE_NAME).map(withWebhookStart));
+		});
+
+		operationTests({
+			sandbox: () => sandbox,
+			runWorkflow: async (id) => {
+				const known = new Set((await rest.listAllExecutions(id)).map((execution) => String(execution.id)));
+				// The webhook is served once the publication has registered it.
+				await waitFor(async () => (await fetch(`${stack.main.url}/webhook/${id}`, { method: 'POST' })).status !== 404, 60_000, `the webhook of ${id}`);
+				const execution = await finishedExecution(id, known);
+				executions.push(execution.id);
+				const error = execution.data.resultData.error;
+				return {
+					run: { data: execution.data, status: execution.status },
+					failed: execution.status !== 'success' || Boolean(error),
+					output: `status ${execution.status}: ${JSON.stringify(error ?? null)}`,
+				};
+			},
+		});
+
+		it('each of those executions was started by a worker, none by the main instance', async () => {
+			assert.ok(executions.length >= 6, `executions: ${executions.join(', ')}`);
+			const split = {};
+			for (const id of executions) {
+				assert.ok(ranOn.has(id), `execution ${id} was not started by a worker`);
+				split[ranOn.get(id)] = (split[ranOn.get(id)] ?? 0) + 1;
+			}
+			console.log(`operation workflows: ${executions.length} executions, by worker: ${JSON.stringify(split)}`);
+		});
+	});
+
+	/**
+	 * Items 2 and 3: the main instance restarted with `mainEnv`, fresh trigger workflows, then the
+	 * restart scenario with one worker killed too.
+	 */
+	const restartRun = async ({ label, idSuffix, mainEnv, schedule, seed, storedStaticDataShowsLosses }) => {
+		await sandbox.reset();
+		await sandbox.control('limits', { points: null });
+		await stack.main.stop();
+		await stack.startMain(mainEnv);
+		const triggers = restartTriggerWorkflows(PACKAGE_NAME, idSuffix, schedule);
+		await publishTriggers({ cli, rest, sandbox, triggers });
+		const scale = { taskChanges: 500, eventChanges: 200, mainKills: 5 };
+		const result = await runRestartScenario({
+			sandbox,
+			rest: () => rest,
+			triggers,
+			seed,
+			...scale,
+			killMain: async () => await stack.killMain(),
+			startMain: async () => await stack.startMain(mainEnv),
+			killWorker: async () => await stack.killWorker(0),
+			startWorker: async () => await stack.startWorker(0),
+			readStoredStaticData: storedStaticDataShowsLosses ? async () => storedStaticData(await cli.exportWorkflows()) : undefined,
+			log: (line) => console.log(line),
+		});
+		for (const workflow of [triggers.task, triggers.event]) await rest.deactivateWorkflow(workflow.id);
+
+		// Which process ran each trigger execution, and how each ended.
+		const executions = [...result.deliveries.executions];
+		const split = {};
+		const statuses = {};
+		for (const [id, execution] of executions) {
+			const where = ranOn.get(id) ?? 'no process (never started)';
+			split[where] = (split[where] ?? 0) + 1;
+			statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
+		}
+		console.log(`${describeCounts(label, result.counts)}, 1 of a worker; ${executions.length} trigger executions by process ${JSON.stringify(split)}, by status ${JSON.stringify(statuses)}`);
+		await assertExactlyOnce(result, { sandbox, ...scale });
+		assert.ok(executions.filter(([, execution]) => execution.status === 'success').every(([id]) => ranOn.has(id)), 'every execution that ran was started by a worker');
+	};
+
+	it("2./3. restarts with n8n's default static data: every change delivered exactly once, polls only on main", async () => {
+		try {
+			await restartRun({ label: 'default static data', idSuffix: 'S1', mainEnv: {}, schedule: EVERY_TEN_SECONDS, seed: 20261122, storedStaticDataShowsLosses: true });
+		} catch (error) {
+			failed = true;
+			throw error;
+		}
+	});
+
+	it('2./3. restarts with durable poller cursors: every change delivered exactly once, polls only on main', async () => {
+		try {
+			await restartRun({ label: 'durable poller cursors', idSuffix: 'D1', mainEnv: DURABLE_CURSORS, schedule: EVERY_MINUTE, seed: 20261123, storedStaticDataShowsLosses: false });
+		} catch (error) {
+			failed = true;
+			throw error;
+		}
+	});
+
+	it('4. a bulk job split across executions on both workers stays within one user\'s budget (30 points per 65 s): 0 failed items', async () => {
+		await sandbox.reset();
+		await sandbox.control('limits', { points: 30, windowSeconds: 65 });
+		const workflow = bulkCreateWorkflow(PACKAGE_NAME);
+		await publish([workflow]);
+		const batches = Array.from({ length: 4 }, (_, batch) => Array.from({ length: 10 }, (_, index) => ({ title: `bulk ${batch}-${index}` })));
+		const known = new Set((await rest.listAllExecutions(workflow.id)).map((execution) => String(execution.id)));
+		// All four executions start at once; the workers share the user's budget.
+		await Promise.all(
+			batches.map(async (tasks) => {
+				await waitFor(
+					async () =>
+						(await fetch(`${stack.main.url}/webhook/${workflow.id}`, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: JSON.stringify({ tasks }),
+						})).status !== 404,
+					60_000,
+					'the bulk webhook',
+				);
+			}),
+		);
+		const executions = await waitFor(
+			async () => {
+				const fresh = (await rest.listAllExecutions(workflow.id)).filter((execution) => !known.has(String(execution.id)));
+				return fresh.length >= batches.length && fresh.every((execution) => FINISHED.has(execution.status)) ? fresh : undefined;
+			},
+			600_000,
+			'the bulk executions',
+		);
+		const created = (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/create' && call.status === 200).map((call) => call.body.title);
+		const refused = (await sandbox.requests()).filter((call) => call.status === 429).length;
+		const requested = batches.flat().map((task) => task.title);
+		const failedItems = requested.filter((title) => !created.includes(title)).length;
+		const split = {};
+		const errors = [];
+		for (const execution of executions) {
+			const where = ranOn.get(String(execution.id)) ?? 'main';
+			split[where] = (split[where] ?? 0) + 1;
+			if (execution.status === 'success') continue;
+			const full = await rest.getExecution(execution.id);
+			const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
+			errors.push(data?.resultData?.error?.message);
+		}
+		console.log(
+			`bulk job: ${requested.length} items in ${executions.length} executions ${JSON.stringify(split)}, ${created.length} created, ` +
+				`${failedItems} failed, ${refused} requests answered 429; statuses ${executions.map((execution) => execution.status).join(', ')}` +
+				(errors.length > 0 ? `; errors: ${errors.join(' | ')}` : ''),
+		);
+		await sandbox.control('limits', { points: null });
+		assert.equal(failedItems, 0);
+		assert.equal(new Set(created).size, created.length, 'each task created once');
+		assert.ok(executions.every((execution) => execution.status === 'success'));
+		assert.ok(executions.every((execution) => ranOn.has(String(execution.id))), 'the bulk executions ran on workers');
+	});
+});
+
+/** Webhook → Split Out (one item per task) → CTS Task Create: one execution per posted batch. */
+function bulkCreateWorkflow(prefix) {
+	const id = 'ctsQueueBulk0001';
+	return {
+		id,
+		name: 'Queue mode: bulk create',
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				webhookId: randomUUID(),
+				position: [0, 0],
+				parameters: { httpMethod: 'POST', path: id, responseMode: 'onReceived', options: {} },
+			},
+			{ id: randomUUID(), name: 'Each Task', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [240, 0], parameters: { fieldToSplitOut: 'body.tasks', options: {} } },
+			{
+				id: randomUUID(),
+				name: 'Create',
+				type: `${prefix}.ctsTask`,
+				typeVersion: 1,
+				position: [480, 0],
+				parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false },
+				credentials: { ctsApi: { id: CREDENTIALS.api.id, name: CREDENTIALS.api.name } },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Each Task', type: 'main', index: 0 }]] },
+			'Each Task': { main: [[{ node: 'Create', type: 'main', index: 0 }]] },
+		},
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
