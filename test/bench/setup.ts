@@ -72,7 +72,7 @@ export interface CreateVariant {
 export function createVariants(engine: Engine, sandbox: SandboxProcess, items: IDataObject[]): Record<string, CreateVariant> {
 	return {
 		cts: {
-			label: 'CTS Task node, Create (Return Full Task off)',
+			label: 'CTS Task node, Create (Return Task off)',
 			run: async () => {
 				const result = await runNode(engine, sandbox, {
 					type: 'ctsTask',

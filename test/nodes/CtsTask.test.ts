@@ -44,7 +44,7 @@ describe('Create', () => {
 		expect(calls[1].query).toEqual({ id: items[0].json.id });
 	});
 
-	it('outputs only the ID, with one call, when Return Full Task is off', async () => {
+	it('outputs only the ID, with one call, when Return Task is off', async () => {
 		const { items, error } = await run({ operation: 'create', title: 'Quick', returnTask: false });
 		expect(error).toBeUndefined();
 		expect(Object.keys(items[0].json)).toEqual(['id']);

@@ -92,7 +92,7 @@ describe('a read-back that fails after the write', () => {
 		expect((await sandbox.getTask(id))!.title).toBe('After');
 	});
 
-	it('Create with Return Full Task: the task exists once, and the error names it', async () => {
+	it('Create with Return Task: the task exists once, and the error names it', async () => {
 		await failReads();
 		const { error } = await run({ operation: 'create', title: 'Made once' });
 		const created = (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/create');
