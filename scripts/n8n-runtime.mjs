@@ -371,9 +371,9 @@ export function runN8nCli(info, args, { env, timeoutMs = 180_000, cwd } = {}) {
 			clearTimeout(timer);
 			reject(error);
 		});
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			resolvePromise({ code, stdout, stderr });
+			resolvePromise({ code, signal, stdout, stderr });
 		});
 	});
 }

@@ -45,7 +45,7 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 				return {
 					run: result.run,
 					failed: result.code !== 0 || Boolean(result.run?.data?.resultData?.error),
-					output: `${result.stdout}\n${result.stderr}`,
+					output: `${result.stdout}\n${result.stderr}\n(n8n execute exited with code ${result.code}${result.signal ? `, signal ${result.signal}` : ''})`,
 				};
 			},
 		});

@@ -201,8 +201,9 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.match(errorOf(run, 'Create Bad Zone').message, /^Time Zone: "EST" is not an IANA time zone/);
 		assert.equal(errorOf(run, 'Create End Before Start').message, 'End: must be after Start');
 		const expired = errorOf(run, 'Expired Connection');
-		assert.match(expired.message, /^Authentication failed/);
-		assert.match(expired.description, /calendar connection/);
+		assert.match(expired.message, /^Authentication failed: The calendar connection of account \S+ has expired: reconnect the account/);
+		assert.match(expired.description, /the connection between the service and this calendar account has expired or was revoked\. Reconnect the account/);
+		assert.doesNotMatch(expired.description, /API key/);
 		assert.match(errorOf(run, 'Delete Gone Is Error').message, /^Event not found/);
 		assert.match(errorOf(run, 'Create In Read-only Calendar').message, /^Access denied: calendar cal-alice-a-holidays is read-only/);
 		assert.equal(errorOf(run, 'Create In Unknown Calendar').message, 'Calendar: no calendar with ID "cal-nowhere" in the accounts of this credential');
