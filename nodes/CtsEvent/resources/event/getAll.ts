@@ -7,7 +7,7 @@ import { resultLimit, returnAllAndLimitFields, toStringList } from '../../../sha
 import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
-import { shapeOutput } from '../../../shared/output';
+import { outputShaper } from '../../../shared/output';
 import { simplifyEvent } from '../../shared/simplify';
 
 const displayOptions = showFor(['getAll']);
@@ -133,6 +133,7 @@ export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecu
 				events.push(event);
 			}
 		}
+		const shape = outputShaper((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), simplifyEvent);
 		const output: IDataObject[] = [];
 		for (const event of events.slice(0, limit)) {
 			let result = event;
@@ -140,7 +141,7 @@ export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecu
 				const master = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id: String(event.masterEventId) } }, itemIndex);
 				result = ((master.data as IDataObject).event as IDataObject) ?? event;
 			}
-			output.push(shapeOutput((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), result, simplifyEvent));
+			output.push(shape(result));
 		}
 		return output;
 	});

@@ -5,7 +5,7 @@ import { invalidField } from '../../../shared/errors';
 import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields';
 import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
 import { forEachItem } from '../../../shared/transport';
-import { shapeOutput } from '../../../shared/output';
+import { outputShaper } from '../../../shared/output';
 import { simplifyTask } from '../../shared/simplify';
 import { showFor, taskFilter, taskFilterOptions } from '../../shared/taskFields';
 
@@ -67,6 +67,6 @@ export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecut
 			});
 		}
 		const tasks = matches ? result.tasks.filter(matches).slice(0, limit) : result.tasks;
-		return tasks.map((task) => shapeOutput((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), task, simplifyTask));
+		return tasks.map(outputShaper((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), simplifyTask));
 	});
 }
