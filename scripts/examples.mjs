@@ -271,11 +271,11 @@ export const MCP_TOOLS = [
 			title: ai('title', 'Title of the event'),
 			start: ai('start', `Start of the event: ${LOCAL_TIME}`),
 			endMode: 'end',
-			end: ai('end', `End of the event, after the start, in the same format as start`),
+			end: ai('end', 'End of the event, after the start: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (or with an offset, as start)'),
 			timeZone: ai('timeZone', 'IANA time zone the event happens in, e.g. Europe/Berlin (not an offset such as +01:00)'),
 			additionalFields: {
 				description: ai('description', 'Details of the event as plain text. Empty string: none', 'string', ''),
-				participants: `={{ { participant: ${fromAI('attendees', 'E-mail addresses of the people to invite, separated by commas. Empty string: nobody', 'string', '')}.split(',').map(email => email.trim()).filter(email => email).map(email => ({ email, roles: ['attendee'] })) } }}`,
+				attendees: ai('attendees', 'E-mail addresses of the people to invite, separated by commas. Empty string: nobody', 'string', ''),
 				requestVirtualRoom: `={{ ${fromAI('videoMeeting', 'Whether to attach a video meeting room; its link comes back as meetingUrl', 'boolean', false)} ? 'default' : undefined }}`,
 			},
 		},
@@ -311,7 +311,7 @@ export const MCP_TOOLS = [
 			updateFields: {
 				title: ai('title', 'New title. Empty string: keep it', 'string', ''),
 				start: ai('start', `New start: ${LOCAL_TIME}. Empty string: keep it`, 'string', ''),
-				end: ai('end', 'New end, in the same format as start. Empty string: keep the length', 'string', ''),
+				end: ai('end', 'New end: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (or with an offset, as start). Empty string: keep the length', 'string', ''),
 				timeZone: ai('timeZone', 'New IANA time zone, e.g. Europe/Berlin. Empty string: keep it', 'string', ''),
 				description: ai('description', 'New details as plain text. Empty string: keep them', 'string', ''),
 			},

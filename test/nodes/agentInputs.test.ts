@@ -81,7 +81,7 @@ describe('create event with values an agent fills in', () => {
 		});
 		expect(error).toBeUndefined();
 		const create = (await apiCalls()).find((call) => call.path === '/v3/events/create');
-		expect(create?.body?.participants).toEqual({
+		expect((create?.body as IDataObject | undefined)?.participants).toEqual({
 			[base64('ann@example.com')]: { '@type': 'Participant', email: 'ann@example.com', roles: { attendee: true } },
 			[base64('bob@example.com')]: { '@type': 'Participant', email: 'bob@example.com', roles: { attendee: true } },
 		});

@@ -7,7 +7,8 @@ import { outputEvent } from '../../shared/eventOutput';
 import { eventCreateDescription, sendCreateTiming } from './create';
 import { eventDeleteDescription, outputDeleted } from './delete';
 import { eventGetDescription } from './get';
-import { eventGetManyDescription } from './getAll';
+import { eventGetManyDescription, getManyEvents } from './getAll';
+import { customOperationRouting } from '../../../shared/transport';
 import { eventRsvpDescription, sendRsvpPath } from './rsvp';
 import { eventUpdateDescription, prepareUpdate, verifyRemovals } from './update';
 
@@ -53,6 +54,7 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			description: version === 'v3'
 				? 'List the events of one or more calendars in a time range; recurring events as occurrences or series'
 				: 'List the events of one or more calendars in a time range, recurring events as occurrences',
+			routing: customOperationRouting(getManyEvents),
 		},
 		{
 			name: 'Respond to Invitation',

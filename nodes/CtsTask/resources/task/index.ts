@@ -7,7 +7,8 @@ import { taskCloseDescription } from './close';
 import { taskCreateDescription } from './create';
 import { taskDeleteDescription } from './delete';
 import { taskGetDescription, unwrapTaskOrFail } from './get';
-import { taskGetManyDescription } from './getAll';
+import { getManyTasks, taskGetManyDescription } from './getAll';
+import { customOperationRouting } from '../../../shared/transport';
 import { taskMoveDescription, sendMoveTargets } from './move';
 import { taskReopenDescription } from './reopen';
 import { taskUpdateDescription } from './update';
@@ -68,6 +69,7 @@ export const taskDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many tasks',
 				description: 'List open tasks, optionally only those changed after a given time',
+				routing: customOperationRouting(getManyTasks),
 			},
 			{
 				name: 'Move',
