@@ -273,7 +273,7 @@ function asExecuteFunctions(item: IExecuteSingleFunctions): IExecuteFunctions {
 	const view: Record<string, unknown> = {
 		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown, options?: object) => item.getNodeParameter(name, fallback, options),
 		getInputData: () => [{ json: {} }],
-		// The item's position: code that checks for it reads parameters the single-item way.
+		// Hidden: code that finds getItemIndex would read parameters the single-item way.
 		getItemIndex: undefined,
 		addExecutionHints: (...hints: Parameters<IExecuteFunctions['addExecutionHints']>) =>
 			(item as unknown as Partial<IExecuteFunctions>).addExecutionHints?.(...hints),

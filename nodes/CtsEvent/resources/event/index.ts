@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { outputFields } from '../../../shared/output';
+import { customOperationRouting } from '../../../shared/transport';
 import { EVENT_RESOURCE, showFor } from '../../shared/eventFields';
 import { SIMPLIFIED_EVENT_FIELDS } from '../../shared/simplify';
 import { outputEvent } from '../../shared/eventOutput';
@@ -8,7 +9,6 @@ import { eventCreateDescription, sendCreateTiming } from './create';
 import { eventDeleteDescription, outputDeleted } from './delete';
 import { eventGetDescription } from './get';
 import { eventGetManyDescription, getManyEvents } from './getAll';
-import { customOperationRouting } from '../../../shared/transport';
 import { eventRsvpDescription, sendRsvpPath } from './rsvp';
 import { eventUpdateDescription, prepareUpdate, verifyRemovals } from './update';
 

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { outputFields } from '../../../shared/output';
+import { customOperationRouting } from '../../../shared/transport';
 import { SIMPLIFIED_TASK_FIELDS } from '../../shared/simplify';
 import { checkTitle, outputAfterWrite, requireUpdateFields, TASK_RESOURCE } from '../../shared/taskFields';
 import { taskCloseDescription } from './close';
@@ -8,7 +9,6 @@ import { taskCreateDescription } from './create';
 import { taskDeleteDescription } from './delete';
 import { taskGetDescription, unwrapTaskOrFail } from './get';
 import { getManyTasks, taskGetManyDescription } from './getAll';
-import { customOperationRouting } from '../../../shared/transport';
 import { taskMoveDescription, sendMoveTargets } from './move';
 import { taskReopenDescription } from './reopen';
 import { taskUpdateDescription } from './update';
