@@ -1,6 +1,7 @@
 /**
  * Example workflows that `npm start` puts into n8n: a task round trip, an event round trip
- * with a recurring series (v3), RSVP (v1) and the task trigger. They use the credentials
+ * with a recurring series (v3), RSVP (v1), the task trigger and an MCP server offering the
+ * nodes as tools to AI agents. They use the credentials
  * named here; node types are given by prefix (the package name: npm start installs the project as a community package).
  */
 import { randomUUID } from 'node:crypto';
@@ -181,6 +182,7 @@ export function exampleWorkflows(prefix, credentials) {
 			],
 			[note('## RSVP (v1, bearer token)\nCreates an event that invites the account owner (alice@sandbox.example) through the older v1 interface, accepts it with a comment, and reads the event through v3: the owner\'s `participationStatus` is `accepted`.', [0, -40], [560, 220])],
 		),
+		mcpServerWorkflow(prefix, credentials),
 		{
 			name: 'CTS example: task trigger',
 			nodes: [
@@ -201,4 +203,179 @@ export function exampleWorkflows(prefix, credentials) {
 			active: false,
 		},
 	];
+}
+
+/** Path of the example MCP server: `<n8n>/mcp/cts-tools`. */
+export const MCP_PATH = 'cts-tools';
+
+const fromAI = (key, description, type = 'string', defaultValue) =>
+	`$fromAI('${key}', \`${description}\`, '${type}'${defaultValue === undefined ? '' : `, ${JSON.stringify(defaultValue)}`})`;
+const ai = (...args) => `={{ ${fromAI(...args)} }}`;
+/** A "By ID" resource locator an agent fills in. */
+const aiId = (...args) => ({ __rl: true, mode: 'id', value: ai(...args) });
+
+const LOCAL_TIME =
+	'local date and time without offset, e.g. 2026-12-01T09:00:00, read in timeZone (an ISO 8601 time with offset, e.g. 2026-12-01T09:00:00+01:00, is converted into timeZone)';
+const PASS_BACK = 'Pass it exactly as received (IDs are case-sensitive and may contain + / =).';
+
+/**
+ * The tools of the example MCP server: name (the tool name agents see), node type, credential,
+ * description and parameters with `$fromAI` placeholders. Shared by the example workflow and the
+ * tests that call the tools.
+ */
+export const MCP_TOOLS = [
+	{
+		name: 'create_task',
+		type: 'ctsTask',
+		description: 'Create a task in the user\'s task list. Returns the task (its id is the Task ID for later calls).',
+		parameters: {
+			resource: 'task',
+			operation: 'create',
+			title: ai('title', 'Title of the task, at least 1 character'),
+			additionalFields: {
+				due: ai('due', `When the task is due: ${LOCAL_TIME}. Empty string: no due date`, 'string', ''),
+				timeZone: ai('timeZone', 'IANA time zone of the due date, e.g. Europe/Berlin. Empty string: the time zone of the workflow', 'string', ''),
+				priority: ai('priority', 'Priority from 1 (highest) to 9 (lowest); 0 for none', 'number', 0),
+				description: ai('description', 'Details of the task as plain text. Empty string: none', 'string', ''),
+			},
+			returnTask: true,
+		},
+	},
+	{
+		name: 'list_my_tasks',
+		type: 'ctsTask',
+		description: 'List the user\'s open tasks (completed and deleted tasks are not listed), oldest change first.',
+		parameters: {
+			resource: 'task',
+			operation: 'getAll',
+			returnAll: false,
+			limit: ai('limit', 'Most tasks to return, 1 to 100', 'number', 20),
+		},
+	},
+	{
+		name: 'list_calendars',
+		type: 'ctsEvent',
+		description:
+			'List the user\'s calendars: id (the calendarId of the event tools), accountId, name and whether the user may write to it. Call it first to learn the calendar IDs.',
+		parameters: { resource: 'calendar', operation: 'getAll', returnAll: true },
+	},
+	{
+		name: 'create_event',
+		type: 'ctsEvent',
+		description:
+			'Create a calendar event. Returns the event: id (the Event ID for update_event and answer_invitation), start and end in its time zone, calendarId, accountId, participants and meetingUrl.',
+		parameters: {
+			resource: 'event',
+			operation: 'create',
+			calendarId: aiId('calendarId', `ID of the calendar to create the event in (id from list_calendars). ${PASS_BACK}`),
+			title: ai('title', 'Title of the event'),
+			start: ai('start', `Start of the event: ${LOCAL_TIME}`),
+			endMode: 'end',
+			end: ai('end', 'End of the event, after the start: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (or with an offset, as start)'),
+			timeZone: ai('timeZone', 'IANA time zone the event happens in, e.g. Europe/Berlin (not an offset such as +01:00)'),
+			additionalFields: {
+				description: ai('description', 'Details of the event as plain text. Empty string: none', 'string', ''),
+				attendees: ai('attendees', 'E-mail addresses of the people to invite, separated by commas. Empty string: nobody', 'string', ''),
+				requestVirtualRoom: `={{ ${fromAI('videoMeeting', 'Whether to attach a video meeting room; its link comes back as meetingUrl', 'boolean', false)} ? 'default' : undefined }}`,
+			},
+		},
+	},
+	{
+		name: 'list_events',
+		type: 'ctsEvent',
+		description:
+			'List the events of one or more calendars of one account in a time range; recurring events are listed occurrence by occurrence, each with its own id and its series\' masterEventId.',
+		parameters: {
+			resource: 'event',
+			operation: 'getAll',
+			accountId: ai('accountId', `Account of the calendars (accountId from list_calendars or of an event). ${PASS_BACK}`),
+			calendarIds: ai('calendarIds', 'IDs of the calendars to read, separated by commas (id from list_calendars)'),
+			start: ai('rangeStart', 'Events that end after this moment are listed: ISO 8601 date and time with offset, e.g. 2026-12-01T00:00:00+01:00 (without offset it is read in the time zone of the n8n workflow)'),
+			end: ai('rangeEnd', 'Events that start before this moment are listed, in the same format as rangeStart'),
+			returnAll: false,
+			limit: ai('limit', 'Most events to return, 1 to 100', 'number', 50),
+		},
+	},
+	{
+		name: 'update_event',
+		type: 'ctsEvent',
+		description:
+			'Change an event (for a recurring event: only the occurrence whose id is given). Only the fields given change; leave a field as an empty string to keep it.',
+		parameters: {
+			resource: 'event',
+			operation: 'update',
+			calendarId: aiId('calendarId', `calendarId of the event, as create_event or list_events returned it. ${PASS_BACK}`),
+			identifyBy: 'id',
+			eventId: aiId('eventId', `id of the event, as create_event or list_events returned it (not its masterEventId or calendarId). ${PASS_BACK}`),
+			seriesUpdateMode: 'single',
+			updateFields: {
+				title: ai('title', 'New title. Empty string: keep it', 'string', ''),
+				start: ai('start', `New start: ${LOCAL_TIME}. Empty string: keep it`, 'string', ''),
+				end: ai('end', 'New end: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (or with an offset, as start). Empty string: keep the length', 'string', ''),
+				timeZone: ai('timeZone', 'New IANA time zone, e.g. Europe/Berlin. Empty string: keep it', 'string', ''),
+				description: ai('description', 'New details as plain text. Empty string: keep them', 'string', ''),
+			},
+		},
+	},
+	{
+		name: 'answer_invitation',
+		type: 'ctsEventV1',
+		credential: 'sync',
+		description:
+			'Answer an invitation to an event as the owner of the calendar account: accept, decline or tentatively accept. The organizer is told.',
+		parameters: {
+			resource: 'event',
+			operation: 'rsvp',
+			eventId: ai('eventId', `id of the event, as list_events or create_event returned it. ${PASS_BACK}`),
+			rsvpAction: ai('response', 'The answer: accept, decline or tentativelyAccept'),
+			comment: ai('comment', 'Message to the organizer. Empty string: none', 'string', ''),
+			notifyOrganizer: true,
+		},
+	},
+];
+
+/** An MCP Server Trigger with the CTS nodes as its tools (`MCP_TOOLS`). */
+export function mcpServerWorkflow(prefix, credentials) {
+	const trigger = {
+		id: randomUUID(),
+		name: 'MCP Server',
+		type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+		typeVersion: 2,
+		position: [560, 0],
+		webhookId: randomUUID(),
+		parameters: {
+			path: MCP_PATH,
+			authentication: 'none',
+			instructions:
+				'Calendar and task tools. Call list_calendars first to learn calendar and account IDs. Times are local date and time in an IANA time zone. Pass IDs back exactly as you received them.',
+		},
+	};
+	const tools = MCP_TOOLS.map((tool, index) => {
+		const credential = credentials[tool.credential ?? 'api'];
+		return {
+			id: randomUUID(),
+			name: tool.name,
+			type: `${prefix}.${tool.type}Tool`,
+			typeVersion: 1,
+			position: [180 * index, 260],
+			parameters: { descriptionType: 'manual', toolDescription: tool.description, ...tool.parameters },
+			credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+		};
+	});
+	const connections = Object.fromEntries(tools.map((tool) => [tool.name, { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] }]));
+	return {
+		name: 'CTS example: MCP server (tools for AI agents)',
+		nodes: [
+			trigger,
+			...tools,
+			note(
+				`## Tools for AI agents (MCP)\nAn MCP server with calendar and task tools. **Publish** the workflow, then connect an MCP client (Streamable HTTP) to \`<n8n URL>/mcp/${MCP_PATH}\`.\n\nAuthentication is **None** for this local example: choose Bearer Auth before exposing it.`,
+				[-40, -300],
+				[560, 240],
+			),
+		],
+		connections,
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }

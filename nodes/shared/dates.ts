@@ -14,6 +14,10 @@ export function isIanaZone(zone: unknown): zone is string {
 	return zone.includes('/') && !zone.startsWith('Etc/') && IANAZone.isValidZone(zone);
 }
 
+/** How to give a date and time, for errors about a value that is not one. */
+export const DATE_TIME_HINT =
+	'Use ISO 8601, for example 2026-11-25T17:00:00 (a time in the chosen time zone), 2026-11-25T17:00:00+01:00, 2026-11-25, or an expression such as {{ $now.plus({ days: 1 }) }}.';
+
 /** What is wrong with a zone the service would refuse, for an error naming the field. */
 export function notIanaZoneProblem(zone: unknown): string {
 	return `"${String(zone)}" is not an IANA time zone: use a region name such as Europe/Berlin or America/New_York, or UTC (abbreviations such as EST and offsets such as GMT+1 are not accepted)`;

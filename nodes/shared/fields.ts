@@ -10,6 +10,7 @@ import type {
 
 import { invalidField } from './errors';
 import {
+	DATE_TIME_HINT,
 	isIanaZone,
 	notIanaZoneProblem,
 	parseDateInput,
@@ -146,7 +147,7 @@ export function sendLocalDateTime(
 				fieldLabel,
 				`"${String(raw)}" is not a date and time`,
 				this.getItemIndex(),
-				'Use ISO 8601, for example 2026-11-25T17:00:00 (a time in the chosen time zone), 2026-11-25T17:00:00+01:00, 2026-11-25, or an expression such as {{ $now.plus({ days: 1 }) }}.',
+				DATE_TIME_HINT,
 			);
 		}
 		const gap = skippedWallClock(raw, zone);

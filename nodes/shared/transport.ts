@@ -248,6 +248,46 @@ export async function forEachItem(
 	return [output];
 }
 
+/**
+ * The routing of an operation written as a custom operation. n8n runs a node that an AI agent
+ * (or an MCP server) uses as a tool through RoutingNode, which knows no `customOperations`: it
+ * would send the operation's routed request, and there is none. This routing runs the custom
+ * operation instead, for the one item RoutingNode hands over, through a view of the item's
+ * context with the signatures a custom operation calls (`getNodeParameter(name, itemIndex,
+ * fallback)`). In a workflow run, n8n calls the custom operation itself and never this.
+ */
+export function customOperationRouting(
+	operation: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>,
+): NonNullable<INodeProperties['routing']> {
+	return {
+		operations: {
+			async pagination(this: IExecutePaginationFunctions): Promise<INodeExecutionData[]> {
+				const [items] = await operation.call(asExecuteFunctions(this));
+				return items;
+			},
+		},
+	};
+}
+
+function asExecuteFunctions(item: IExecuteSingleFunctions): IExecuteFunctions {
+	const view: Record<string, unknown> = {
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown, options?: object) => item.getNodeParameter(name, fallback, options),
+		getInputData: () => [{ json: {} }],
+		// Hidden: code that finds getItemIndex would read parameters the single-item way.
+		getItemIndex: undefined,
+		addExecutionHints: (...hints: Parameters<IExecuteFunctions['addExecutionHints']>) =>
+			(item as unknown as Partial<IExecuteFunctions>).addExecutionHints?.(...hints),
+	};
+	return new Proxy(item, {
+		has: (target, key) => (typeof key === 'string' && key in view ? view[key] !== undefined : key in target),
+		get: (target, key) => {
+			if (typeof key === 'string' && key in view) return view[key];
+			const value = Reflect.get(target, key) as unknown;
+			return typeof value === 'function' ? value.bind(target) : value;
+		},
+	}) as unknown as IExecuteFunctions;
+}
+
 /** How RoutingNode sends a routed request: once, through the transport layer (see {@link transportProperty}). */
 export async function sendRequest(
 	this: IExecutePaginationFunctions,

@@ -163,6 +163,15 @@ export function toParticipants(value: unknown): IDataObject {
 	return participants;
 }
 
+/**
+ * The Attendees field: e-mail addresses (separated by commas, or a list) invited as attendees.
+ * One text field, unlike Participants, so an expression or an AI agent can fill it: n8n drops an
+ * expression given for a whole fixed collection.
+ */
+export function toAttendees(value: unknown): IDataObject {
+	return toParticipants({ participant: toStringList(value).map((email) => ({ email })) });
+}
+
 /** Participants to remove: null under the e-mail address, as the interface's update rule says. */
 export function toRemovedParticipants(value: unknown): IDataObject {
 	const removed: IDataObject = {};
@@ -340,6 +349,18 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			description: 'Reminders before the start. Cannot be combined with Use Default Alerts.',
 			options: [{ displayName: 'Alert', name: 'alert', values: alertValues }],
 			routing: { send: { preSend: [sendConverted(`${collection}.alerts`, 'Alerts', 'alerts', toAlerts, { merge: true })] } },
+		},
+		{
+			displayName: 'Attendees',
+			name: 'attendees',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. ann@example.com, bob@example.com',
+			description:
+				'E-mail addresses of people to invite as attendees, separated by commas (or a list from an expression). For names or other roles, use Participants.',
+			routing: {
+				send: { preSend: [sendConverted(`${collection}.attendees`, 'Attendees', 'participants', toAttendees, { merge: true })] },
+			},
 		},
 		{
 			displayName: 'Color',

@@ -1,6 +1,7 @@
 import { DateTime, Duration } from 'luxon';
 
 import {
+	DATE_TIME_HINT,
 	hasExplicitOffset,
 	isIanaZone,
 	isIsoDuration,
@@ -61,7 +62,7 @@ export function eventTiming(input: TimingInput): { timing: EventTiming; notices:
 	}
 	if (!isIanaZone(zone)) throw new TimingError('Time Zone', notIanaZoneProblem(zone));
 	const start = parseDateInput(input.start, zone);
-	if (!start) throw new TimingError('Start', `"${String(input.start)}" is not a date and time`);
+	if (!start) throw new TimingError('Start', `"${String(input.start)}" is not a date and time`, DATE_TIME_HINT);
 	const notices: string[] = [];
 	const startGap = skippedWallClock(input.start, zone);
 	if (startGap) notices.push(skippedWallClockNotice('Start', zone, startGap));
@@ -70,7 +71,7 @@ export function eventTiming(input: TimingInput): { timing: EventTiming; notices:
 		duration = checkedDuration(input.duration);
 	} else {
 		const end = parseDateInput(input.end, zone);
-		if (!end) throw new TimingError('End', `"${String(input.end)}" is not a date and time`);
+		if (!end) throw new TimingError('End', `"${String(input.end)}" is not a date and time`, DATE_TIME_HINT);
 		const endGap = skippedWallClock(input.end, zone);
 		if (endGap) notices.push(skippedWallClockNotice('End', zone, endGap));
 		duration =

@@ -8,6 +8,7 @@ import { after, before, describe } from 'node:test';
 import { N8nHarness } from './n8n.mjs';
 import { operationTests, operationWorkflows } from './operationTests.mjs';
 import { startSandbox } from './sandbox.mjs';
+import { toolExecutorTests, toolExecutorWorkflows } from './toolExecutor.mjs';
 import { credentialsFile } from './workflows.mjs';
 
 /**
@@ -30,7 +31,7 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			await n8n.importCredentials(
 				credentialsFile({ sandboxUrl: sandbox.url, token: await sandbox.token('alice', 24 * 3600), expiredToken: await sandbox.token('alice', -60) }),
 			);
-			await n8n.importWorkflows(operationWorkflows(prefix));
+			await n8n.importWorkflows([...operationWorkflows(prefix), ...(line === '2' ? toolExecutorWorkflows(prefix) : [])]);
 		});
 
 		after(async () => {
@@ -38,16 +39,16 @@ export function cliSuite({ title, line, prefix, prepare, customExtensions }) {
 			await sandbox?.close();
 		});
 
-		operationTests({
-			sandbox: () => sandbox,
-			runWorkflow: async (id) => {
-				const result = await n8n.execute(id);
-				return {
-					run: result.run,
-					failed: result.code !== 0 || Boolean(result.run?.data?.resultData?.error),
-					output: `${result.stdout}\n${result.stderr}\n(n8n execute exited with code ${result.code}${result.signal ? `, signal ${result.signal}` : ''})`,
-				};
-			},
-		});
+		const runWorkflow = async (id) => {
+			const result = await n8n.execute(id);
+			return {
+				run: result.run,
+				failed: result.code !== 0 || Boolean(result.run?.data?.resultData?.error),
+				output: `${result.stdout}\n${result.stderr}\n(n8n execute exited with code ${result.code}${result.signal ? `, signal ${result.signal}` : ''})`,
+			};
+		};
+		operationTests({ sandbox: () => sandbox, runWorkflow });
+		// n8n 1.x's Tool Executor takes its query in another shape.
+		if (line === '2') toolExecutorTests({ sandbox: () => sandbox, runWorkflow });
 	});
 }

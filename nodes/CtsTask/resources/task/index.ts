@@ -1,13 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { outputFields } from '../../../shared/output';
+import { customOperationRouting } from '../../../shared/transport';
 import { SIMPLIFIED_TASK_FIELDS } from '../../shared/simplify';
 import { checkTitle, outputAfterWrite, requireUpdateFields, TASK_RESOURCE } from '../../shared/taskFields';
 import { taskCloseDescription } from './close';
 import { taskCreateDescription } from './create';
 import { taskDeleteDescription } from './delete';
 import { taskGetDescription, unwrapTaskOrFail } from './get';
-import { taskGetManyDescription } from './getAll';
+import { getManyTasks, taskGetManyDescription } from './getAll';
 import { taskMoveDescription, sendMoveTargets } from './move';
 import { taskReopenDescription } from './reopen';
 import { taskUpdateDescription } from './update';
@@ -68,6 +69,7 @@ export const taskDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many tasks',
 				description: 'List open tasks, optionally only those changed after a given time',
+				routing: customOperationRouting(getManyTasks),
 			},
 			{
 				name: 'Move',

@@ -1,0 +1,277 @@
+/**
+ * The nodes as tools of AI agents, through a real MCP client: n8n 2.41.1 with the package
+ * installed as a community package publishes the example MCP workflow (the one `npm start`
+ * creates); the MCP TypeScript SDK's client connects over Streamable HTTP, lists the tools and
+ * calls each with arguments as an agent writes them. The sandbox logs what reached the service.
+ */
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+
+import { MCP_PATH, MCP_TOOLS, mcpServerWorkflow } from '../../scripts/examples.mjs';
+import { N8nHarness, OWNER } from './support/n8n.mjs';
+import { startSandbox } from './support/sandbox.mjs';
+
+// The JSON Schema validator the SDK itself uses (its own Ajv), in its JSON Schema 2020-12 build:
+// the dialect MCP assumes for a tool's inputSchema.
+const sdkRequire = createRequire(import.meta.resolve('@modelcontextprotocol/sdk/client/index.js'));
+const Ajv2020 = sdkRequire('ajv/dist/2020').default;
+
+const base64 = (text) => Buffer.from(text, 'utf8').toString('base64');
+
+describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
+	let sandbox;
+	let n8n;
+	let client;
+	let tools;
+
+	before(async () => {
+		sandbox = await startSandbox();
+		n8n = await N8nHarness.create({ asCommunityPackage: true });
+		await n8n.start();
+		await n8n.rest.ensureOwner(OWNER);
+		const credential = async (name, type, data) => ({ ...(await n8n.rest.createCredential({ name, type, data })), type });
+		const credentials = {
+			api: await credential('CTS API (sandbox)', 'ctsApi', { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url }),
+			sync: await credential('CTS Sync API (sandbox)', 'ctsSyncApi', { token: await sandbox.token('alice', 24 * 3600), syncUrl: sandbox.url }),
+		};
+		const workflow = await n8n.rest.createWorkflow(mcpServerWorkflow(n8n.prefix, credentials));
+		await n8n.rest.activateWorkflow(workflow.id);
+		client = await connect(`${n8n.server.url}/mcp/${MCP_PATH}`);
+		tools = (await client.listTools()).tools;
+	});
+
+	after(async () => {
+		await client?.close();
+		await n8n?.dispose();
+		await sandbox?.close();
+	});
+
+	/** Calls a tool; resolves to what the client got (the text parsed as JSON where it is JSON) and the API calls it caused. */
+	const call = async (name, args) => {
+		const before = (await sandbox.requests()).length;
+		const result = await client.callTool({ name, arguments: args });
+		const text = result.content.map((part) => part.text).join('\n');
+		let json;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			json = undefined;
+		}
+		const sent = (await sandbox.requests()).slice(before);
+		return { isError: result.isError === true, text, json, sent };
+	};
+	const only = (sent, method, path) => {
+		const matching = sent.filter((request) => request.method === method && request.path === path);
+		assert.equal(matching.length, 1, `one ${method} ${path} among ${sent.map((request) => `${request.method} ${request.path}`).join(', ')}`);
+		return matching[0];
+	};
+
+	it('lists every tool with its description and an input schema that is valid JSON Schema 2020-12', () => {
+		assert.deepEqual(tools.map((tool) => tool.name).sort(), MCP_TOOLS.map((tool) => tool.name).sort());
+		const ajv = new Ajv2020({ strict: true, allErrors: true });
+		const sdkValidator = new AjvJsonSchemaValidator();
+		for (const tool of tools) {
+			const expected = MCP_TOOLS.find((candidate) => candidate.name === tool.name);
+			assert.equal(tool.description, expected.description, tool.name);
+			const schema = tool.inputSchema;
+			assert.equal(schema.type, 'object', tool.name);
+			assert.ok(schema.$schema === undefined || schema.$schema === 'https://json-schema.org/draft/2020-12/schema', `${tool.name}: dialect ${schema.$schema}`);
+			assert.ok(ajv.validateSchema(schema), `${tool.name}: ${ajv.errorsText(ajv.errors)}`);
+			assert.doesNotThrow(() => ajv.compile(schema), tool.name);
+			assert.equal(typeof sdkValidator.getValidator(schema), 'function', tool.name);
+			// Every value an agent fills in says what it is.
+			for (const [key, property] of Object.entries(schema.properties ?? {})) {
+				assert.ok(['string', 'number', 'boolean'].includes(property.type), `${tool.name}.${key}: type ${property.type}`);
+				assert.ok(property.description?.length > 10, `${tool.name}.${key} has a description`);
+				if (/Id$/.test(key)) assert.match(property.description, /exactly as received/, `${tool.name}.${key}`);
+				if (/^(start|end|due)$/.test(key)) assert.match(property.description, /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/, `${tool.name}.${key} gives the format`);
+				if (key === 'timeZone') assert.match(property.description, /IANA time zone.*e\.g\. Europe\/Berlin/, `${tool.name}.${key}`);
+			}
+		}
+		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
+		assert.deepEqual(byName.create_event.required.sort(), ['calendarId', 'end', 'start', 'timeZone', 'title']);
+		assert.deepEqual(byName.update_event.required.sort(), ['calendarId', 'eventId']);
+		assert.deepEqual(byName.answer_invitation.required.sort(), ['eventId', 'response']);
+		assert.deepEqual(byName.create_task.required, ['title']);
+		assert.equal(byName.list_my_tasks.required, undefined, 'list_my_tasks needs no argument');
+		// The SDK's validator accepts what an agent sends and refuses a call that lacks a required value.
+		const validate = sdkValidator.getValidator(byName.create_event);
+		assert.equal(validate({ calendarId: 'c', title: 't', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'Europe/Berlin' }).valid, true);
+		assert.equal(validate({ calendarId: 'c', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'Europe/Berlin' }).valid, false);
+	});
+
+	it('each tool called with arguments as an agent writes them: what the service received and what the agent got', async () => {
+		await sandbox.reset();
+
+		const calendars = await call('list_calendars', {});
+		assert.equal(calendars.isError, false, calendars.text);
+		const primary = calendars.json.find((calendar) => calendar.id === 'cal-alice-a-primary');
+		assert.equal(primary.accountId, 'acc-alice-a');
+		only(calendars.sent, 'GET', '/v3/calendars/list');
+
+		const task = await call('create_task', { title: 'Send the report', due: '2026-12-01T17:00:00', timeZone: 'Europe/Berlin', priority: 2 });
+		assert.equal(task.isError, false, task.text);
+		assert.deepEqual(only(task.sent, 'POST', '/v3/tasks/create').body, { title: 'Send the report', due: '2026-12-01T17:00:00', timeZone: 'Europe/Berlin', priority: 2 });
+		const [createdTask] = task.json;
+		assert.equal(createdTask.title, 'Send the report');
+		assert.equal(createdTask.due, '2026-12-01T17:00:00');
+		assert.equal(createdTask.timeZone, 'Europe/Berlin');
+		assert.equal(createdTask['@type'], undefined, 'the simplified task');
+
+		const tasks = await call('list_my_tasks', {});
+		assert.equal(tasks.isError, false, tasks.text);
+		assert.ok(tasks.json.some((listed) => listed.id === createdTask.id && listed.title === 'Send the report'));
+		assert.ok(tasks.json.length <= 20, 'the default limit of the tool');
+
+		const created = await call('create_event', {
+			calendarId: 'cal-alice-a-primary',
+			title: 'Planning',
+			start: '2026-12-03T10:00:00',
+			end: '2026-12-03T10:45:00',
+			timeZone: 'Europe/Berlin',
+			attendees: 'alice@sandbox.example, ann@example.com',
+			videoMeeting: true,
+		});
+		assert.equal(created.isError, false, created.text);
+		const createBody = only(created.sent, 'POST', '/v3/events/create').body;
+		assert.deepEqual(
+			{ ...createBody, participants: Object.keys(createBody.participants) },
+			{
+				accountId: 'acc-alice-a',
+				calendarId: 'cal-alice-a-primary',
+				title: 'Planning',
+				start: '2026-12-03T10:00:00',
+				duration: 'PT45M',
+				timeZone: 'Europe/Berlin',
+				showWithoutTime: false,
+				participants: [base64('alice@sandbox.example'), base64('ann@example.com')],
+				'service.example:requestVirtualRoom': 'default',
+			},
+		);
+		const [event] = created.json;
+		// The simplified event: small, flat, with what a follow-up call needs.
+		assert.deepEqual(
+			{ ...event, id: typeof event.id, meetingUrl: typeof event.meetingUrl, created: undefined, updated: undefined, description: undefined },
+			{
+				id: 'string',
+				title: 'Planning',
+				start: '2026-12-03T10:00:00',
+				end: '2026-12-03T10:45:00',
+				timeZone: 'Europe/Berlin',
+				allDay: false,
+				duration: 'PT45M',
+				description: undefined,
+				participants: [
+					{ email: 'alice@sandbox.example', status: 'needs-action', roles: ['attendee'], accountOwner: true },
+					{ email: 'ann@example.com', status: 'needs-action', roles: ['attendee'], accountOwner: false },
+				],
+				useDefaultAlerts: true,
+				meetingUrl: 'string',
+				privacy: 'public',
+				freeBusyStatus: 'busy',
+				calendarId: 'cal-alice-a-primary',
+				accountId: 'acc-alice-a',
+				integrationId: 'providerA',
+				created: undefined,
+				updated: undefined,
+			},
+		);
+		assert.match(event.meetingUrl, /^https:\/\//);
+
+		const listed = await call('list_events', {
+			accountId: event.accountId,
+			calendarIds: event.calendarId,
+			rangeStart: '2026-12-03T00:00:00+01:00',
+			rangeEnd: '2026-12-04T00:00:00+01:00',
+		});
+		assert.equal(listed.isError, false, listed.text);
+		assert.deepEqual(only(listed.sent, 'GET', '/v3/events/list').query, {
+			accountId: 'acc-alice-a',
+			calendarIds: 'cal-alice-a-primary',
+			start: '2026-12-02T23:00:00Z',
+			end: '2026-12-03T23:00:00Z',
+		});
+		assert.deepEqual(listed.json.map((item) => [item.id, item.title]), [[event.id, 'Planning']]);
+
+		// The ID exactly as the agent received it (it contains characters such as + / =).
+		const moved = await call('update_event', { calendarId: event.calendarId, eventId: event.id, title: 'Planning (moved)', start: '2026-12-03T11:00:00' });
+		assert.equal(moved.isError, false, moved.text);
+		const updateBody = only(moved.sent, 'POST', '/v3/events/update').body;
+		assert.deepEqual(updateBody, {
+			id: event.id,
+			accountId: 'acc-alice-a',
+			calendarId: 'cal-alice-a-primary',
+			title: 'Planning (moved)',
+			start: '2026-12-03T11:00:00',
+			duration: 'PT45M',
+			timeZone: 'Europe/Berlin',
+			showWithoutTime: false,
+		});
+		assert.deepEqual(
+			(({ id, title, start, end, timeZone }) => ({ id, title, start, end, timeZone }))(moved.json[0]),
+			{ id: event.id, title: 'Planning (moved)', start: '2026-12-03T11:00:00', end: '2026-12-03T11:45:00', timeZone: 'Europe/Berlin' },
+		);
+
+		const answered = await call('answer_invitation', { eventId: event.id, response: 'tentativelyAccept', comment: 'Might be late' });
+		assert.equal(answered.isError, false, answered.text);
+		assert.deepEqual(only(answered.sent, 'POST', '/v1/events/tentativelyAccept').body, { id: event.id, comment: 'Might be late', notifyOrganizer: true });
+		assert.deepEqual(answered.json, [{ id: event.id, response: 'tentativelyAccept', success: true }]);
+		const stored = (await sandbox.api('GET', '/v3/events', { qs: { id: event.id } })).body.data.event;
+		assert.equal(stored.participants[base64('alice@sandbox.example')].participationStatus, 'tentative');
+	});
+
+	it('wrong arguments come back as readable errors naming the field, and nothing is sent', async () => {
+		await sandbox.reset();
+		const event = { calendarId: 'cal-alice-a-primary', title: 'Planning', start: '2026-12-03T10:00:00', end: '2026-12-03T11:00:00', timeZone: 'Europe/Berlin' };
+		const mistakes = [
+			['create_event', { ...event, start: 'next Tuesday 10am' }, /Start: "next Tuesday 10am" is not a date and time[\s\S]*ISO 8601, for example 2026-11-25T17:00:00/],
+			['create_event', { ...event, timeZone: 'GMT+1' }, /Time Zone: "GMT\+1" is not an IANA time zone: use a region name such as Europe\/Berlin/],
+			['create_event', { ...event, end: '2026-12-03T09:00:00' }, /End: must be after Start/],
+			['create_event', { ...event, attendees: 'Ann' }, /Attendees: "Ann" is not an e-mail address/],
+			['create_event', { ...event, calendarId: '' }, /Calendar: choose a calendar from the list or enter its ID/],
+			['update_event', { calendarId: 'cal-alice-a-primary', eventId: '', title: 'x' }, /Event ID: enter the ID of the event \(it is empty\)/],
+			['answer_invitation', { eventId: 'ZXZ0LTE=', response: 'yes' }, /Response: "yes" is not an answer: use accept, decline or tentativelyAccept/],
+			['create_task', { title: 'Report', due: 'end of month' }, /Due: "end of month" is not a date and time/],
+			['list_events', { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', rangeStart: 'today', rangeEnd: '2026-12-04T00:00:00Z' }, /Start: "today" is not a date and time/],
+		];
+		for (const [name, args, message] of mistakes) {
+			const result = await call(name, args);
+			assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}: ${result.text}`);
+			assert.match(result.text, message);
+			assert.doesNotMatch(result.text, /\n\s+at |<html|<!DOCTYPE/i, 'no stack trace or HTML');
+			assert.deepEqual(result.sent.filter((request) => request.path !== '/v3/calendars/list'), [], `${name}: nothing sent`);
+		}
+
+		// A required value left out: n8n checks the arguments against the tool's schema before the node runs.
+		const missing = await call('create_event', { ...event, title: undefined });
+		assert.equal(missing.isError, true, missing.text);
+		assert.match(missing.text, /title/);
+		assert.deepEqual(missing.sent, []);
+
+		// A reason only the service knows: its message, the status and the errorRef to quote.
+		const unknown = await call('update_event', { calendarId: 'cal-alice-a-primary', eventId: 'bm90LWFuLWV2ZW50', title: 'x' });
+		assert.equal(unknown.isError, true);
+		assert.match(unknown.text, /Event not found[\s\S]*HTTP 404 · errorRef [\w-]+/);
+		assert.equal(only(unknown.sent, 'POST', '/v3/events/update').status, 404);
+	});
+});
+
+/** An MCP client over Streamable HTTP; n8n registers a published workflow's webhooks a moment after answering. */
+async function connect(url) {
+	for (let attempt = 0; ; attempt++) {
+		const client = new Client({ name: 'cts-e2e-agent', version: '1.0.0' });
+		try {
+			await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+			return client;
+		} catch (error) {
+			if (attempt >= 40) throw error;
+			await sleep(500);
+		}
+	}
+}

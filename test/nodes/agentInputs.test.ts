@@ -1,0 +1,211 @@
+/**
+ * The Task and Event nodes with values as an AI agent fills them in (`$fromAI` placeholders of
+ * the example MCP workflow, resolved): IDs in "By ID" fields (or in a field the editor left in
+ * "From List" mode), optional values given as empty strings, e-mail addresses as one text,
+ * times with or without offset, and mistakes an agent makes. Run through n8n's real engine
+ * against the sandbox; bad input must be refused before any request, naming the field.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
+import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { DATE_TIME_HINT } from '../../nodes/shared/dates';
+import { Engine } from '../harness/engine';
+import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
+
+const sandbox = new SandboxClient();
+const engine = new Engine({ ctsEvent: new CtsEvent(), ctsEventV1: new CtsEventV1(), ctsTask: new CtsTask() });
+const apiKey = () => ({ ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } });
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+beforeAll(async () => await sandbox.start());
+afterAll(async () => await sandbox.stop());
+beforeEach(async () => await sandbox.reset());
+
+const apiCalls = async () => (await sandbox.requests()).filter((call) => !call.path.startsWith('/_sandbox'));
+const runEvent = (parameters: IDataObject) =>
+	engine.runNode({ type: 'ctsEvent', parameters: { resource: 'event', ...parameters }, credentials: apiKey(), timezone: 'UTC' });
+
+/** What the example's create_event tool sends when the agent gives only the required values. */
+const createEvent = (values: IDataObject = {}) =>
+	runEvent({
+		operation: 'create',
+		calendarId: byId('cal-alice-a-primary'),
+		title: 'Planning',
+		start: '2026-12-01T09:00:00',
+		endMode: 'end',
+		end: '2026-12-01T10:00:00',
+		timeZone: 'Europe/Berlin',
+		additionalFields: { description: '', attendees: '', requestVirtualRoom: undefined },
+		...values,
+	});
+
+describe('create event with values an agent fills in', () => {
+	it('a calendar ID alone is enough (the account is looked up), and empty optional values send nothing', async () => {
+		const { items, error } = await createEvent();
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/events/create');
+		expect(create?.body).toEqual({
+			accountId: 'acc-alice-a',
+			calendarId: 'cal-alice-a-primary',
+			title: 'Planning',
+			start: '2026-12-01T09:00:00',
+			duration: 'PT1H',
+			timeZone: 'Europe/Berlin',
+			showWithoutTime: false,
+		});
+		// The simplified event: flat, with the IDs a follow-up call needs.
+		expect(items[0].json).toMatchObject({
+			title: 'Planning',
+			start: '2026-12-01T09:00:00',
+			end: '2026-12-01T10:00:00',
+			timeZone: 'Europe/Berlin',
+			calendarId: 'cal-alice-a-primary',
+			accountId: 'acc-alice-a',
+		});
+		expect(typeof items[0].json.id).toBe('string');
+	});
+
+	it('a calendar ID in a Calendar field left in "From List" mode is still found', async () => {
+		const { error } = await createEvent({ calendarId: { __rl: true, mode: 'list', value: 'cal-alice-a-team' } });
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/events/create');
+		expect(create?.body).toMatchObject({ accountId: 'acc-alice-a', calendarId: 'cal-alice-a-team' });
+	});
+
+	it('attendees as one text of e-mail addresses become participants; the video room gives a meeting URL', async () => {
+		const { items, error } = await createEvent({
+			additionalFields: { attendees: ' ann@example.com,bob@example.com ,', requestVirtualRoom: 'default' },
+		});
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/events/create');
+		expect((create?.body as IDataObject | undefined)?.participants).toEqual({
+			[base64('ann@example.com')]: { '@type': 'Participant', email: 'ann@example.com', roles: { attendee: true } },
+			[base64('bob@example.com')]: { '@type': 'Participant', email: 'bob@example.com', roles: { attendee: true } },
+		});
+		expect(items[0].json.participants).toEqual([
+			{ email: 'ann@example.com', status: 'needs-action', roles: ['attendee'], accountOwner: false },
+			{ email: 'bob@example.com', status: 'needs-action', roles: ['attendee'], accountOwner: false },
+		]);
+		expect(items[0].json.meetingUrl).toMatch(/^https:\/\//);
+	});
+
+	it('a time with an offset is converted into the event\'s time zone', async () => {
+		const { items, error } = await createEvent({ start: '2026-12-01T09:00:00+01:00', end: '2026-12-01T10:30:00+01:00', timeZone: 'Europe/London' });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ start: '2026-12-01T08:00:00', end: '2026-12-01T09:30:00', duration: 'PT1H30M', timeZone: 'Europe/London' });
+	});
+
+	it.each([
+		['a start in words', { start: 'tomorrow at 9' }, 'Start: "tomorrow at 9" is not a date and time', DATE_TIME_HINT],
+		['an offset as the time zone', { timeZone: '+01:00' }, /^Time Zone: "\+01:00" is not an IANA time zone/, undefined],
+		['an abbreviation as the time zone', { timeZone: 'CET+1' }, /^Time Zone: "CET\+1" is not an IANA time zone/, undefined],
+		['an end before the start', { end: '2026-12-01T08:00:00' }, 'End: must be after Start', undefined],
+		['a name where an e-mail address belongs', { additionalFields: { attendees: 'Ann Smith' } }, 'Attendees: "Ann Smith" is not an e-mail address', undefined],
+		// An expression (as $fromAI is) that gives nothing: n8n's check of required fields does not see it.
+		['an empty calendar', { calendarId: byId('={{ "" }}') }, 'Calendar: choose a calendar from the list or enter its ID', undefined],
+	])('%s is refused before any request, naming the field', async (_, values, message, description) => {
+		const { error } = await createEvent(values as IDataObject);
+		if (typeof message === 'string') expect(error?.message).toBe(message);
+		else expect(error?.message).toMatch(message);
+		if (description) expect(error?.description).toBe(description);
+		expect(await apiCalls()).toEqual([]);
+	});
+
+	it('a calendar ID that is no calendar of the user is refused after the calendar list, before any write', async () => {
+		const { error } = await createEvent({ calendarId: byId('primary') });
+		expect(error?.message).toBe('Calendar: no calendar with ID "primary" in the accounts of this credential');
+		// The calendar list is read (or reused from the last minute); nothing else is sent.
+		expect((await apiCalls()).filter((call) => call.path !== '/v3/calendars/list')).toEqual([]);
+	});
+});
+
+describe('update event and answer an invitation with values an agent fills in', () => {
+	const update = (eventId: string, updateFields: IDataObject) =>
+		runEvent({
+			operation: 'update',
+			calendarId: byId('cal-alice-a-primary'),
+			identifyBy: 'id',
+			eventId: byId(eventId),
+			seriesUpdateMode: 'single',
+			updateFields: { title: '', start: '', end: '', timeZone: '', description: '', ...updateFields },
+		});
+
+	it('only the fields given change; the event ID passes byte for byte', async () => {
+		const event = await sandbox.createEvent(timedEvent({ title: 'Before' }));
+		await sandbox.clearRequests();
+		const { items, error } = await update(String(event.id), { title: 'After' });
+		expect(error).toBeUndefined();
+		const calls = (await apiCalls()).filter((call) => call.path !== '/v3/calendars/list');
+		expect(calls.map((call) => call.path)).toEqual(['/v3/events/update']);
+		expect(calls[0].body).toEqual({ id: event.id, accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary', title: 'After' });
+		expect(items[0].json).toMatchObject({ id: event.id, title: 'After', start: '2026-12-01T09:00:00', timeZone: 'Europe/Berlin' });
+	});
+
+	it('a new start alone keeps the length and zone of the event (read once)', async () => {
+		const event = await sandbox.createEvent(timedEvent());
+		await sandbox.clearRequests();
+		const { items, error } = await update(String(event.id), { start: '2026-12-02T14:00:00' });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ start: '2026-12-02T14:00:00', end: '2026-12-02T15:00:00', timeZone: 'Europe/Berlin' });
+	});
+
+	it('an empty event ID is refused before any request', async () => {
+		const { error } = await update('  ', { title: 'After' });
+		expect(error?.message).toBe('Event ID: enter the ID of the event (it is empty)');
+		expect(await apiCalls()).toEqual([]);
+	});
+
+	it('an event ID that does not exist comes back as the service\'s reason and errorRef', async () => {
+		const { error } = await update('bm90LWFuLWV2ZW50', { title: 'After' });
+		expect(error?.message).toMatch(/^Event not found/);
+		expect(error?.description).toMatch(/^HTTP 404 · errorRef [\w-]+/);
+	});
+
+	it('an answer other than accept, decline or tentativelyAccept is refused before any request', async () => {
+		const token = await sandbox.token('alice');
+		const { error } = await engine.runNode({
+			type: 'ctsEventV1',
+			parameters: { resource: 'event', operation: 'rsvp', eventId: 'ZXZ0', rsvpAction: 'yes', comment: '', notifyOrganizer: true },
+			credentials: { ctsSyncApi: { token, syncUrl: sandbox.url } },
+		});
+		expect(error?.message).toBe('Response: "yes" is not an answer: use accept, decline or tentativelyAccept');
+		expect(await apiCalls()).toEqual([]);
+	});
+});
+
+describe('tasks with values an agent fills in', () => {
+	const createTask = (additionalFields: IDataObject) =>
+		engine.runNode({
+			type: 'ctsTask',
+			parameters: { resource: 'task', operation: 'create', title: 'Report', additionalFields, returnTask: true },
+			credentials: apiKey(),
+			timezone: 'UTC',
+		});
+
+	it('empty optional values send nothing; a due time is sent in the zone given', async () => {
+		const { items, error } = await createTask({ due: '2026-12-01T17:00:00', timeZone: 'Europe/Berlin', priority: 0, description: '' });
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/tasks/create');
+		expect(create?.body).toEqual({ title: 'Report', due: '2026-12-01T17:00:00', timeZone: 'Europe/Berlin', priority: 0 });
+		expect(items[0].json).toMatchObject({ title: 'Report', due: '2026-12-01T17:00:00', timeZone: 'Europe/Berlin' });
+	});
+
+	it('no due date: neither due nor time zone is sent', async () => {
+		const { error } = await createTask({ due: '', timeZone: '', priority: 0, description: '' });
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/tasks/create');
+		expect(create?.body).toEqual({ title: 'Report', priority: 0 });
+	});
+
+	it.each([
+		['a due date in words', { due: 'next friday' }, 'Due: "next friday" is not a date and time'],
+		['a priority out of range', { priority: 12 }, 'Priority: priority must not be greater than 9'],
+	])('%s is refused before any request, naming the field', async (_, values, message) => {
+		const { error } = await createTask(values);
+		expect(error?.message).toBe(message);
+		expect(await apiCalls()).toEqual([]);
+	});
+});
