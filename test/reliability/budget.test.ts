@@ -136,9 +136,11 @@ it('a task trigger and an event trigger checking beside a bulk job: the job comp
 		for (;;) {
 			const { status, body } = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '100', ...(after ? { updatedAfter: after } : {}) } });
 			if (status === 429) return undefined;
+			const known = ids.size;
 			for (const task of body.data.tasks) ids.set(task.id, `${task.id}@${task.updated}`);
-			if (body.data.tasks.length < 100) return [...ids.values()];
-			after = body.data.tasks.at(-1).updated;
+			if (body.data.tasks.length < 100 || ids.size === known) return [...ids.values()];
+			// updatedAfter is strict and tasks may share an `updated` value: start just before the last one.
+			after = new Date(Date.parse(body.data.tasks.at(-1).updated) - 1).toISOString();
 		}
 	};
 	let tasks: string[] | undefined;
