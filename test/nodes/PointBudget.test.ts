@@ -93,10 +93,10 @@ it('the task trigger and the event trigger skip while actions wait for points', 
 		type: 'ctsTask',
 		parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false },
 		credentials: credentials(),
-		items: Array.from({ length: 35 }, (_, index) => ({ title: `job ${index}` })),
+		items: Array.from({ length: 45 }, (_, index) => ({ title: `job ${index}` })),
 	});
-	// The job runs until the budget is used up, then waits for the window's reset.
-	while ((await sandbox.requests()).length < 30) await new Promise((resolve) => setTimeout(resolve, 20));
+	// The job uses the whole budget (40 creates), then its last 5 items wait for the window's reset.
+	while ((await sandbox.requests()).length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
 	await sandbox.clearRequests();
 	expect(await taskTrigger({ budgetShare: 100 }, 'first').poll()).toBeNull();
 	expect(await new PollHarness(
