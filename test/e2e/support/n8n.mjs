@@ -99,11 +99,12 @@ export class N8nHarness {
 
 	/**
 	 * `n8n execute --id=<id> --rawOutput`: resolves to { code, run, stdout, stderr }, where run
-	 * is the execution n8n printed (null when it printed none, as after a failed run).
+	 * is the execution n8n printed (null when it printed none, as after a failed run). It fails
+	 * after `timeoutMs` (default 180 s).
 	 */
-	async execute(id) {
+	async execute(id, { timeoutMs } = {}) {
 		// n8n 2.x prints the run through its logger (level info); JSON log lines keep it parseable.
-		const result = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { env: { N8N_LOG_LEVEL: 'info', N8N_LOG_FORMAT: 'json' } });
+		const result = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { env: { N8N_LOG_LEVEL: 'info', N8N_LOG_FORMAT: 'json' }, timeoutMs });
 		return { ...result, run: parseRun(result.stdout) };
 	}
 
