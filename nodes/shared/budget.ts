@@ -31,6 +31,8 @@ interface Known {
 	remaining: number;
 	/** Epoch ms at which the window resets; undefined once it has (until an answer says again). */
 	resetAt?: number;
+	/** The lowest `RateLimit-Remaining` an answer gave in this window: the newest, since it only falls. */
+	lowestTold?: number;
 }
 
 /** A request that holds points: returned by {@link PointBudget.take}, given back by {@link PointBudget.answered} or {@link PointBudget.settle}. */
@@ -148,12 +150,18 @@ export class PointBudget {
 			this.inFlightCount--;
 		}
 		if ([limit, remaining, reset].every(Number.isFinite)) {
-			// Requests still in flight may not be counted in this answer yet: assume they are not.
-			const told = Math.max(0, remaining - this.inFlightPoints);
 			const resetAt = Date.now() + reset * 1000;
-			// Answers can arrive out of order: within one window, an older answer never raises the count.
+			// Answers can arrive out of order: within one window the lowest figure is the newest, so an
+			// older answer never raises the count. Requests still in flight may not be counted in it
+			// yet: assume they are not. Once all are answered, the count is exactly what the service said.
 			const sameWindow = this.known?.resetAt !== undefined && Math.abs(resetAt - this.known.resetAt) < 2000;
-			this.known = { limit, remaining: sameWindow ? Math.min(this.known!.remaining, told) : told, resetAt: sameWindow ? this.known!.resetAt : resetAt };
+			const lowestTold = sameWindow && this.known!.lowestTold !== undefined ? Math.min(this.known!.lowestTold, remaining) : remaining;
+			this.known = {
+				limit,
+				remaining: Math.max(0, lowestTold - this.inFlightPoints),
+				resetAt: sameWindow ? this.known!.resetAt : resetAt,
+				lowestTold,
+			};
 			this.unmetered = false;
 		} else if (!this.known) {
 			this.unmetered = true;
