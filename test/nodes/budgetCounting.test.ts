@@ -1,0 +1,24 @@
+/**
+ * How the pacer counts a window from answers that arrive out of order while several requests
+ * are in flight: an older answer never raises the count, and once every answer is in, the count
+ * is exactly what the service said last (no point of the window is left unused).
+ */
+import { PointBudget } from '../../nodes/shared/budget';
+
+const headers = (remaining: number) => ({ 'ratelimit-limit': '30', 'ratelimit-remaining': String(remaining), 'ratelimit-reset': '60' });
+const options = { job: 'test', maxWaitMs: 1000 };
+
+it('counts from the lowest Remaining of the window, less what is still in flight', async () => {
+	const budget = new PointBudget();
+	budget.answered(await budget.take(1, options), headers(29)); // the first request learns the budget
+	const [second, third, fourth] = await Promise.all([budget.take(1, options), budget.take(1, options), budget.take(1, options)]);
+	expect(budget.snapshot().remaining).toBe(26);
+
+	// The service processed all three before answering the last one sent, whose answer comes first.
+	budget.answered(fourth, headers(26));
+	expect(budget.snapshot().remaining).toBe(24); // two still in flight: assume they are not counted yet
+	budget.answered(second, headers(28)); // older answers never raise the count above what is known...
+	expect(budget.snapshot().remaining).toBe(25);
+	budget.answered(third, headers(27));
+	expect(budget.snapshot().remaining).toBe(26); // ...and with all answered, it is the service's figure
+});
