@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
-import { pointBudgetOption, transportProperty } from '../shared/transport';
+import { pointBudgetOption, SERVICE_REQUEST_DEFAULTS, transportProperty } from '../shared/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
 import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
@@ -40,11 +40,7 @@ export function eventNodeDescription(
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
-		requestDefaults: {
-			headers: { Accept: 'application/json' },
-			json: true,
-			ignoreHttpStatusErrors: true,
-		},
+		requestDefaults: SERVICE_REQUEST_DEFAULTS,
 		properties: [
 			transportProperty,
 			{

@@ -3,7 +3,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { ctsApiTest } from '../shared/credentialTests';
 import { getTags } from '../shared/tagLists';
 import { getTimeZones } from '../shared/timeZones';
-import { pointBudgetOption, transportProperty } from '../shared/transport';
+import { pointBudgetOption, SERVICE_REQUEST_DEFAULTS, transportProperty } from '../shared/transport';
 import { searchTags } from './listSearch/searchTags';
 import { searchTasks } from './listSearch/searchTasks';
 import { tagDescription, TAG_RESOURCE } from './resources/tag';
@@ -26,11 +26,7 @@ export class CtsTask implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
-		requestDefaults: {
-			headers: { Accept: 'application/json' },
-			json: true,
-			ignoreHttpStatusErrors: true,
-		},
+		requestDefaults: SERVICE_REQUEST_DEFAULTS,
 		properties: [
 			transportProperty,
 			{

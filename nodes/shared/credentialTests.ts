@@ -6,7 +6,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { decodeServiceMessage } from './errors';
+import { decodeServiceMessage, isRedirect, printable, redirectTarget } from './errors';
 
 /**
  * The credential tests. Each sends one request that costs 1 point and changes nothing, and
@@ -39,6 +39,9 @@ async function send(
 			json: true,
 			simple: false,
 			resolveWithFullResponse: true,
+			// n8n would send the Authorization header on to wherever a redirect points.
+			followRedirect: false,
+			followAllRedirects: false,
 		})) as Answer;
 	} catch (error) {
 		const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
@@ -50,7 +53,7 @@ async function send(
 function serviceErrorBody(body: unknown): { message: string; errorRef: string } | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const { message, errorRef } = body as IDataObject;
-	return typeof errorRef === 'string' ? { message: decodeServiceMessage(message), errorRef } : undefined;
+	return typeof errorRef === 'string' ? { message: printable(decodeServiceMessage(message)), errorRef: printable(errorRef, 100) } : undefined;
 }
 
 /** "299 of 300 points left; the budget resets in 14 min", from the rate-limit headers. */
@@ -76,9 +79,16 @@ function verdict(
 	expected: (answer: Answer) => boolean,
 	refused: { 401: string; 403: string },
 ): INodeCredentialTestResult {
+	if (isRedirect(answer.statusCode)) {
+		const target = redirectTarget(answer.headers);
+		return {
+			status: 'Error',
+			message: `${notTheService(field)} (it answered HTTP ${answer.statusCode}, a redirect${target ? ` to ${target}` : ''}; the credential was not sent there. If the service moved, enter its new address)`,
+		};
+	}
 	const contentType = String(answer.headers['content-type'] ?? '');
 	if (!contentType.includes('json') || typeof answer.body === 'string') {
-		return { status: 'Error', message: `${notTheService(field)} (it answered HTTP ${answer.statusCode} with ${contentType.split(';')[0] || 'no content type'})` };
+		return { status: 'Error', message: `${notTheService(field)} (it answered HTTP ${answer.statusCode} with ${printable(contentType.split(';')[0], 100) || 'no content type'})` };
 	}
 	const budget = budgetText(answer.headers);
 	if (expected(answer)) return { status: 'OK', message: `Connection successful${budget ? `: ${budget}` : ''}` };
@@ -94,6 +104,27 @@ function verdict(
 	return { status: 'Error', message: `The service answered HTTP ${answer.statusCode}: ${error.message} (errorRef ${error.errorRef})` };
 }
 
+/** Whether requests to this address would carry the credential unencrypted over a network: http:// to a host that is not this machine. */
+function inClearOverNetwork(url: string): boolean {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return false;
+	}
+	if (parsed.protocol !== 'http:') return false;
+	const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+	return !(host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1');
+}
+
+/** The test's answer for an address that would carry the credential in clear text, sent nowhere. */
+function clearTextRefusal(field: string, secret: string): INodeCredentialTestResult {
+	return {
+		status: 'Error',
+		message: `${field}: http:// to another machine would send the ${secret} unencrypted, so the test does not send it. Use the service's https:// address (http:// is for a service on this machine only)`,
+	};
+}
+
 function address(data: ICredentialDataDecryptedObject | undefined, key: string): string {
 	return String(data?.[key] ?? '').trim().replace(/\/+$/, '');
 }
@@ -105,6 +136,7 @@ function address(data: ICredentialDataDecryptedObject | undefined, key: string):
 export async function ctsApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const baseUrl = address(credential.data, 'baseUrl');
 	if (!/^https?:\/\//i.test(baseUrl)) return { status: 'Error', message: 'Base URL: enter the address of the service, e.g. https://api.example.com' };
+	if (inClearOverNetwork(baseUrl)) return clearTextRefusal('Base URL', 'API key');
 	const answer = await send(this, {
 		method: 'GET',
 		uri: `${baseUrl}/v3/tasks`,
@@ -128,6 +160,7 @@ export async function ctsApiTest(this: ICredentialTestFunctions, credential: ICr
 export async function ctsSyncApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const syncUrl = address(credential.data, 'syncUrl');
 	if (!/^https?:\/\//i.test(syncUrl)) return { status: 'Error', message: 'Sync URL: enter the address of the v1 interface, e.g. https://sync.example.com' };
+	if (inClearOverNetwork(syncUrl)) return clearTextRefusal('Sync URL', 'token');
 	const answer = await send(this, {
 		method: 'POST',
 		uri: `${syncUrl}/v1/events/update`,

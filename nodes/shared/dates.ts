@@ -1,4 +1,5 @@
 import { DateTime, Duration, IANAZone } from 'luxon';
+import { quoted } from './errors';
 
 /** The service's LocalDateTime: exactly 19 characters, no offset, no `Z`. */
 export const LOCAL_DATE_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
@@ -20,7 +21,7 @@ export const DATE_TIME_HINT =
 
 /** What is wrong with a zone the service would refuse, for an error naming the field. */
 export function notIanaZoneProblem(zone: unknown): string {
-	return `"${String(zone)}" is not an IANA time zone: use a region name such as Europe/Berlin or America/New_York, or UTC (abbreviations such as EST and offsets such as GMT+1 are not accepted)`;
+	return `${quoted(zone)} is not an IANA time zone: use a region name such as Europe/Berlin or America/New_York, or UTC (abbreviations such as EST and offsets such as GMT+1 are not accepted)`;
 }
 
 /**

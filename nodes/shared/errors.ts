@@ -9,6 +9,28 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+/** Characters that would break a message or a log line: C0 and C1 controls, line and paragraph separators. */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/** How long a value repeated in a message may be before it is cut. */
+const SHOWN_VALUE_MAX = 120;
+
+/**
+ * Text from outside (a user's ID, the service's message) as a message may show it: control
+ * characters escaped, so a value can never start a new log line, and a long value cut with its
+ * length given.
+ */
+export function printable(text: string, max = 500): string {
+	const escaped = text.replace(UNPRINTABLE, (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	return escaped.length > max ? `${escaped.slice(0, max)}… (${text.length} characters)` : escaped;
+}
+
+/** A value the user gave, quoted for a message: `"abc"`, escaped and cut (see {@link printable}). */
+export function quoted(value: unknown, max = SHOWN_VALUE_MAX): string {
+	return `"${printable(typeof value === 'string' ? value : String(value ?? ''), max)}"`;
+}
+
 /** The error body every endpoint of the service shares. */
 interface ServiceErrorBody {
 	message?: unknown;
@@ -99,6 +121,11 @@ const LEADING_LABELS: Record<string, string> = {
 	id: 'ID',
 };
 
+/** The label the editor shows for one of the service's field names (the name itself when it has none). */
+export function fieldLabel(name: string): string {
+	return FIELD_LABELS[name] ?? LEADING_LABELS[name] ?? name;
+}
+
 /** A service message in the editor's words: its field names replaced by the labels users see. */
 export function withEditorLabels(message: string): string {
 	let text = message.replace(/\b[a-z]+(?:[A-Z][a-z]*)+s?\b/g, (word) => (FIELD_LABELS[word] ? `"${FIELD_LABELS[word]}"` : word));
@@ -137,7 +164,7 @@ export function serviceError(
 		response.body && typeof response.body === 'object' && !Buffer.isBuffer(response.body)
 			? (response.body as ServiceErrorBody)
 			: { message: typeof response.body === 'string' ? response.body.slice(0, 500) : undefined };
-	const serviceMessage = withEditorLabels(decodeServiceMessage(body.message));
+	const serviceMessage = printable(withEditorLabels(decodeServiceMessage(body.message)));
 	const errorRef = typeof body.errorRef === 'string' ? body.errorRef : undefined;
 	const retryAfter = status === 429 ? retryAfterSeconds(response.headers ?? {}) : undefined;
 
@@ -170,6 +197,41 @@ export function serviceError(
 	if (errorRef) error.context.errorRef = errorRef;
 	if (retryAfter !== undefined) error.context.retryAfterSeconds = retryAfter;
 	if (body.context !== undefined) error.context.serviceContext = body.context;
+	return error;
+}
+
+/** A 3xx answer. The nodes never follow one: the next address would receive the credential. */
+export function isRedirect(status: number): boolean {
+	return status >= 300 && status < 400;
+}
+
+/** Where a redirect points, without its query string or fragment (they may carry tokens), escaped. */
+export function redirectTarget(headers: IDataObject | undefined): string | undefined {
+	const location = headers?.location;
+	if (typeof location !== 'string' || location === '') return undefined;
+	return printable(location.replace(/[?#].*$/s, ''), 200);
+}
+
+/**
+ * The error for a 3xx answer: the address in the credential (`addressField`, "Base URL" or
+ * "Sync URL") is not the service's, or the service moved. Nothing was sent on.
+ */
+export function redirectError(
+	node: INode,
+	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'headers'>,
+	addressField: string,
+	itemIndex?: number,
+): NodeApiError {
+	const status = response.statusCode;
+	const target = redirectTarget(response.headers);
+	const message = `The ${addressField} does not point at the service: it answered HTTP ${status}, a redirect${target ? ` to ${target}` : ''}`;
+	const error = new NodeApiError(node, { message }, {
+		message,
+		description: `Requests carry the credential, so they never follow a redirect. If the service moved, enter its new address as the credential's ${addressField}; otherwise enter the address of the Calendar and Task Service, without /v3 or /v1.`,
+		httpCode: String(status),
+		itemIndex,
+	});
+	error.context.httpStatus = status;
 	return error;
 }
 

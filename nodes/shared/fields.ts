@@ -8,7 +8,7 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
-import { invalidField } from './errors';
+import { invalidField, quoted } from './errors';
 import {
 	DATE_TIME_HINT,
 	isIanaZone,
@@ -135,7 +135,7 @@ export function sendLocalDateTime(
 			throw invalidField(
 				this.getNode(),
 				fieldLabel,
-				`the workflow's time zone "${zone}" is not one the service accepts, so the date cannot be sent in it: choose a Time Zone`,
+				`the workflow's time zone ${quoted(zone)} is not one the service accepts, so the date cannot be sent in it: choose a Time Zone`,
 				this.getItemIndex(),
 				'Add the Time Zone field and choose a region name such as Europe/London or America/New_York, or UTC.',
 			);
@@ -145,7 +145,7 @@ export function sendLocalDateTime(
 			throw invalidField(
 				this.getNode(),
 				fieldLabel,
-				`"${String(raw)}" is not a date and time`,
+				`${quoted(raw)} is not a date and time`,
 				this.getItemIndex(),
 				DATE_TIME_HINT,
 			);
@@ -220,7 +220,7 @@ export function resultLimit(context: IExecuteFunctions, itemIndex: number): numb
 function checkedLimit(node: INode, value: unknown, itemIndex: number, maximum = Number.POSITIVE_INFINITY): number {
 	const limit = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw invalidField(node, 'Limit', `"${String(value)}" is not a whole number of 1 or more`, itemIndex);
+		throw invalidField(node, 'Limit', `${quoted(value)} is not a whole number of 1 or more`, itemIndex);
 	}
 	if (limit > maximum) throw invalidField(node, 'Limit', `must not be greater than ${maximum}`, itemIndex);
 	return limit;

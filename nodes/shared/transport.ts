@@ -15,7 +15,7 @@ import {
 
 import { BudgetExhausted, budgetOf, pause, pointsFor, type Ticket } from './budget';
 import { credentialUserKey, type CredentialType, type ServiceContext } from './credentialUser';
-import { errorItem, isNetworkError, serviceError, serviceStatus, toNodeError } from './errors';
+import { errorItem, fieldLabel, isNetworkError, isRedirect, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
 import { itemState } from './itemState';
 import { triggerSpender } from './triggerBudget';
 
@@ -32,6 +32,86 @@ export type { CredentialType } from './credentialUser';
  *    failure, writes are not (the service may have applied them);
  * 3. errors: the service's message, status and `errorRef`, never the request or its credential.
  */
+
+/**
+ * What every request to the service is sent with (the nodes' `requestDefaults` and direct
+ * requests alike). Redirects are never followed: n8n would send the Authorization header on to
+ * the next address, even another host, so a 3xx answer is an error instead (see {@link answerError}).
+ */
+export const SERVICE_REQUEST_DEFAULTS = {
+	headers: { Accept: 'application/json' },
+	json: true,
+	ignoreHttpStatusErrors: true,
+	disableFollowRedirect: true,
+};
+
+/** The credential field that holds the address each credential type sends its requests to. */
+const ADDRESS_FIELD: Record<CredentialType, string> = { ctsApi: 'Base URL', ctsSyncApi: 'Sync URL' };
+
+/** The error for an answer that is not a success (2xx), or undefined for a success. */
+function answerError(
+	context: ServiceContext,
+	response: IN8nHttpFullResponse,
+	credentialType: CredentialType,
+	itemIndex?: number,
+	resource?: string,
+	refInMessage?: boolean,
+): NodeApiError | undefined {
+	if (isRedirect(response.statusCode)) return redirectError(context.getNode(), response, ADDRESS_FIELD[credentialType], itemIndex);
+	if (response.statusCode >= 400) return serviceError(context.getNode(), response, itemIndex, resource, refInMessage);
+	return undefined;
+}
+
+/** The longest address (path and query) sent: servers and proxies refuse longer ones (the service answers 431). */
+const MAX_URL_LENGTH = 8000;
+/** The service refuses a body over 1 MiB (413). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+interface OutgoingRequest {
+	url: string;
+	method?: string;
+	qs?: IDataObject;
+	body?: unknown;
+}
+
+/** The top-level field of `values` whose value is the longest when sent, to name in an error. */
+function largestField(values: object, size: (value: unknown) => number): string {
+	let largest = ['', -1] as [string, number];
+	for (const [name, value] of Object.entries(values)) {
+		const length = size(value);
+		if (length > largest[1]) largest = [name, length];
+	}
+	return fieldLabel(largest[0]);
+}
+
+/**
+ * Refuses, before sending, a request the service could not take: an address longer than
+ * {@link MAX_URL_LENGTH} (many calendar IDs) or a body over {@link MAX_BODY_BYTES} (very long
+ * text), naming the field that makes it so.
+ */
+function checkRequestSize(context: ServiceContext, request: OutgoingRequest, itemIndex?: number): void {
+	const queryLength = (value: unknown) => encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value) ?? '').length;
+	const query = Object.entries(request.qs ?? {}).reduce((total, [name, value]) => total + name.length + 2 + queryLength(value), 0);
+	const urlLength = request.url.length + query;
+	if (urlLength > MAX_URL_LENGTH) {
+		const field = largestField(request.qs ?? {}, queryLength);
+		throw new NodeOperationError(context.getNode(), `${field}: too many or too long values to send (the request's address would be ${urlLength.toLocaleString('en-US')} characters; the service accepts about ${MAX_URL_LENGTH.toLocaleString('en-US')})`, {
+			itemIndex,
+			description: 'Use fewer values in one request, e.g. split the calendars over several items.',
+		});
+	}
+	if (request.body && typeof request.body === 'object') {
+		const bodyBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '');
+		const size = bodyBytes(request.body);
+		if (size > MAX_BODY_BYTES) {
+			const field = largestField(request.body, bodyBytes);
+			throw new NodeOperationError(context.getNode(), `${field}: too long to send (the request would be ${(size / MAX_BODY_BYTES).toFixed(2)} MiB; the service accepts at most 1 MiB)`, {
+				itemIndex,
+				description: 'Shorten the text, or keep the long part elsewhere and link to it.',
+			});
+		}
+	}
+}
 
 /** The default for how long a request may wait for the point budget to refill: one whole window. */
 export const DEFAULT_MAX_WAIT_SECONDS = 900;
@@ -121,10 +201,11 @@ function waitingRules(context: ServiceContext, itemIndex?: number): WaitingRules
 export async function throughTransport<T>(
 	context: ServiceContext,
 	credentialType: CredentialType,
-	request: { url: string; method?: string },
+	request: OutgoingRequest,
 	attempt: (learn: (headers: IDataObject | undefined) => void) => Promise<T>,
 	itemIndex?: number,
 ): Promise<T> {
+	checkRequestSize(context, request, itemIndex);
 	const budget = budgetOf(await credentialUserKey(context, credentialType));
 	const rules = waitingRules(context, itemIndex);
 	const isRead = (request.method ?? 'GET') === 'GET';
@@ -174,17 +255,16 @@ function budgetError(context: ServiceContext, exhausted: BudgetExhausted, itemIn
 	return error;
 }
 
-/** Raises the service's error for a non-2xx answer, after the budget learnt from it (requests are sent with `ignoreHttpStatusErrors`). */
+/** Raises the error of a non-2xx answer, after the budget learnt from it (requests are sent with `ignoreHttpStatusErrors`). */
 export async function throwOnServiceError(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	itemState(this).learnFromAnswer?.(response.headers);
-	if (response.statusCode >= 400) {
-		const resource = this.getNodeParameter('resource', '') as string;
-		throw serviceError(this.getNode(), response, this.getItemIndex(), resource, this.continueOnFail());
-	}
+	const resource = this.getNodeParameter('resource', '') as string;
+	const error = answerError(this, response, credentialTypeOf(this), this.getItemIndex(), resource, this.continueOnFail());
+	if (error) throw error;
 	return items;
 }
 
@@ -195,15 +275,14 @@ export async function throwOnServiceError(
 export async function runItemRequest(
 	context: IExecutePaginationFunctions,
 	send: () => Promise<INodeExecutionData[]>,
-	url: string,
-	method: string | undefined,
+	request: OutgoingRequest,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
 	try {
 		const items = await throughTransport(
 			context,
 			credentialTypeOf(context),
-			{ url, method },
+			request,
 			async (learn) => {
 				itemState(context).learnFromAnswer = learn;
 				return await send();
@@ -293,8 +372,8 @@ export async function sendRequest(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const { url = '', method } = requestData.options;
-	return await runItemRequest(this, async () => await this.makeRoutingRequest(requestData), url, method);
+	const { url = '', method, qs, body } = requestData.options;
+	return await runItemRequest(this, async () => await this.makeRoutingRequest(requestData), { url, method, qs, body });
 }
 
 /**
@@ -328,10 +407,9 @@ export async function ctsResponse(
 ): Promise<IN8nHttpFullResponse> {
 	const request: IHttpRequestOptions = {
 		...options,
-		headers: { Accept: 'application/json', ...(options.headers ?? {}) },
-		json: true,
+		...SERVICE_REQUEST_DEFAULTS,
+		headers: { ...SERVICE_REQUEST_DEFAULTS.headers, ...(options.headers ?? {}) },
 		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
 	};
 	return await throughTransport(
 		this,
@@ -340,7 +418,8 @@ export async function ctsResponse(
 		async (learn) => {
 			const answer = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, request)) as IN8nHttpFullResponse;
 			learn(answer.headers);
-			if (answer.statusCode >= 400) throw serviceError(this.getNode(), answer, itemIndex);
+			const error = answerError(this, answer, credentialType, itemIndex);
+			if (error) throw error;
 			return answer;
 		},
 		itemIndex,

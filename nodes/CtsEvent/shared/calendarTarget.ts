@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, NodeApi
 
 import { listCalendars, parseCalendarRef } from '../../shared/calendarLists';
 import type { ServiceContext } from '../../shared/credentialUser';
-import { invalidField, serviceStatus } from '../../shared/errors';
+import { invalidField, quoted, serviceStatus } from '../../shared/errors';
 import { locatorValue } from '../../shared/fields';
 
 export interface CalendarTarget {
@@ -51,7 +51,7 @@ export async function resolveCalendar(
 	const calendar = calendars.find((candidate) => candidate.id === value);
 	if (calendar) return { accountId: calendar.accountId, calendarId: calendar.id };
 	if (ref) return ref;
-	throw problem('Calendar', `no calendar with ID "${value}" in the accounts of this credential`, 'Choose the calendar from the list, or check the ID.');
+	throw problem('Calendar', `no calendar with ID ${quoted(value)} in the accounts of this credential`, 'Choose the calendar from the list, or check the ID.');
 }
 
 /** The account and calendar an item's event write goes to (see {@link resolveCalendar}). */

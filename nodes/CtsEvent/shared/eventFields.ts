@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 
 import { hasExplicitOffset, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateTime } from '../../shared/dates';
 import { alertId, alertOffset, locationKey, participantKey } from '../../shared/encoding';
-import { invalidField } from '../../shared/errors';
+import { invalidField, quoted } from '../../shared/errors';
 import { descriptionFormatField, isEmptyValue, listOrIdField, locatorValue, sendConverted, sendUnlessEmpty, toStringList } from '../../shared/fields';
 import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
 import { EVENT_LIST_DAYS } from '../listSearch/searchEvents';
@@ -152,7 +152,7 @@ export function toParticipants(value: unknown): IDataObject {
 	const participants: IDataObject = {};
 	for (const { email, name, roles } of listOf<ParticipantInput>(value, 'participant')) {
 		const address = String(email ?? '').trim();
-		if (!EMAIL.test(address)) throw new Error(`"${String(email ?? '')}" is not an e-mail address`);
+		if (!EMAIL.test(address)) throw new Error(`${quoted(email ?? '')} is not an e-mail address`);
 		participants[participantKey(address)] = {
 			'@type': 'Participant',
 			email: address,
@@ -176,7 +176,7 @@ export function toAttendees(value: unknown): IDataObject {
 export function toRemovedParticipants(value: unknown): IDataObject {
 	const removed: IDataObject = {};
 	for (const address of toStringList(value)) {
-		if (!EMAIL.test(address)) throw new Error(`"${address}" is not an e-mail address`);
+		if (!EMAIL.test(address)) throw new Error(`${quoted(address)} is not an e-mail address`);
 		removed[address] = null;
 	}
 	return removed;
@@ -191,7 +191,7 @@ interface AlertInput {
 export function alertsOf(value: unknown): Array<{ id: string; offset: string; action: string }> {
 	return listOf<AlertInput>(value, 'alert').map(({ minutesBefore = 15, action = 'display' }) => {
 		if (!Number.isInteger(minutesBefore) || minutesBefore < 0) {
-			throw new Error(`"${String(minutesBefore)}" is not a whole number of minutes of 0 or more`);
+			throw new Error(`${quoted(minutesBefore)} is not a whole number of minutes of 0 or more`);
 		}
 		const offset = alertOffset(minutesBefore);
 		return { id: alertId(String(action), offset), offset, action: String(action) };
@@ -244,7 +244,7 @@ export function toRecurrenceRules(value: unknown, zone: string | null): IDataObj
 	}
 	const monthDays = toStringList(rule.byMonthDay ?? '').map(Number);
 	if (monthDays.some((day) => !Number.isInteger(day) || day === 0 || day < -31 || day > 31)) {
-		throw new Error(`month days must be whole numbers from 1 to 31 or -31 to -1, got "${rule.byMonthDay}"`);
+		throw new Error(`month days must be whole numbers from 1 to 31 or -31 to -1, got ${quoted(rule.byMonthDay)}`);
 	}
 	if (monthDays.length > 0) result.byMonthDay = monthDays;
 	if (byMonth.length > 0) result.byMonth = byMonth.map(String);
@@ -255,7 +255,7 @@ export function toRecurrenceRules(value: unknown, zone: string | null): IDataObj
 	}
 	if (ends === 'until') {
 		const until = parseDateInput(rule.until, zone ?? 'UTC');
-		if (!until) throw new Error(`"${String(rule.until)}" is not a date and time for "until"`);
+		if (!until) throw new Error(`${quoted(rule.until)} is not a date and time for "until"`);
 		result.until = zone === null ? until.toFormat(LOCAL_DATE_TIME_FORMAT) : toLocalDateTime(until, zone);
 	}
 	return [result];
@@ -294,7 +294,7 @@ export function sendRecurrence(collection: string) {
 				throw invalidField(
 					this.getNode(),
 					'Recurrence',
-					`Until "${String(until)}" has an offset, but the event's time zone is not known to convert it into`,
+					`Until ${quoted(until)} has an offset, but the event's time zone is not known to convert it into`,
 					this.getItemIndex(),
 					"Also set the Time Zone, or give Until without offset as the event's local date and time.",
 				);

@@ -13,6 +13,7 @@ import {
 	skippedWallClockNotice,
 	toLocalDateTime,
 } from '../../shared/dates';
+import { quoted } from '../../shared/errors';
 
 /** The four timing fields the service wants together: start, duration, timeZone, showWithoutTime. */
 export interface EventTiming {
@@ -62,7 +63,7 @@ export function eventTiming(input: TimingInput): { timing: EventTiming; notices:
 	}
 	if (!isIanaZone(zone)) throw new TimingError('Time Zone', notIanaZoneProblem(zone));
 	const start = parseDateInput(input.start, zone);
-	if (!start) throw new TimingError('Start', `"${String(input.start)}" is not a date and time`, DATE_TIME_HINT);
+	if (!start) throw new TimingError('Start', `${quoted(input.start)} is not a date and time`, DATE_TIME_HINT);
 	const notices: string[] = [];
 	const startGap = skippedWallClock(input.start, zone);
 	if (startGap) notices.push(skippedWallClockNotice('Start', zone, startGap));
@@ -71,7 +72,7 @@ export function eventTiming(input: TimingInput): { timing: EventTiming; notices:
 		duration = checkedDuration(input.duration);
 	} else {
 		const end = parseDateInput(input.end, zone);
-		if (!end) throw new TimingError('End', `"${String(input.end)}" is not a date and time`, DATE_TIME_HINT);
+		if (!end) throw new TimingError('End', `${quoted(input.end)} is not a date and time`, DATE_TIME_HINT);
 		const endGap = skippedWallClock(input.end, zone);
 		if (endGap) notices.push(skippedWallClockNotice('End', zone, endGap));
 		duration =
@@ -85,7 +86,7 @@ export function eventTiming(input: TimingInput): { timing: EventTiming; notices:
 
 function allDayTiming(input: TimingInput): EventTiming {
 	const first = parseDateInput(input.start, 'UTC');
-	if (!first) throw new TimingError('Start', `"${String(input.start)}" is not a date`);
+	if (!first) throw new TimingError('Start', `${quoted(input.start)} is not a date`);
 	// The calendar date as written, whatever offset came with it.
 	const dayOf = (date: DateTime) => DateTime.utc(date.year, date.month, date.day);
 	const firstDay = dayOf(first);
@@ -94,7 +95,7 @@ function allDayTiming(input: TimingInput): EventTiming {
 		duration = checkedDuration(input.duration);
 	} else {
 		const last = parseDateInput(input.end, 'UTC');
-		if (!last) throw new TimingError('End', `"${String(input.end)}" is not a date`);
+		if (!last) throw new TimingError('End', `${quoted(input.end)} is not a date`);
 		const days = Math.round(dayOf(last).diff(firstDay, 'days').days) + 1;
 		if (days < 1) throw new TimingError('End', 'the last day must not be before the first day');
 		duration = `P${days}D`;

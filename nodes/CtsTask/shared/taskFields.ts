@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { isIsoDuration, parseDateInput } from '../../shared/dates';
-import { invalidField } from '../../shared/errors';
+import { invalidField, quoted } from '../../shared/errors';
 import {
 	listOrIdField,
 	sendUnlessEmpty,
@@ -156,7 +156,7 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 					preSend: [
 						sendConverted(`${collection}.priority`, 'Priority', 'priority', (value) => {
 							const priority = Number(value);
-							if (!Number.isInteger(priority)) throw new Error(`"${String(value)}" is not a whole number from 0 to 9`);
+							if (!Number.isInteger(priority)) throw new Error(`${quoted(value)} is not a whole number from 0 to 9`);
 							if (priority > 9) throw new Error('priority must not be greater than 9');
 							if (priority < 0) throw new Error('priority must not be less than 0');
 							return priority;
@@ -213,7 +213,7 @@ export function estimatedDurationOption(collection: string): INodeProperties {
 				preSend: [
 					sendConverted(`${collection}.estimatedDuration`, 'Estimated Duration', 'estimatedDuration', (value) => {
 						if (isEmptyValue(value)) return undefined;
-						if (!isIsoDuration(value)) throw new Error(`"${String(value)}" is not an ISO 8601 duration: write it like PT30M, PT1H30M or P1D`);
+						if (!isIsoDuration(value)) throw new Error(`${quoted(value)} is not an ISO 8601 duration: write it like PT30M, PT1H30M or P1D`);
 						return value;
 					}),
 				],
@@ -269,13 +269,13 @@ export function outputAfterWrite(readBackParameter: string | undefined, extra: I
 		try {
 			task = await readTask(this, id);
 		} catch (error) {
-			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but reading the task back failed: ${(error as Error).message}`, {
+			throw new NodeOperationError(this.getNode(), `The change to task ${quoted(id)} was made, but reading the task back failed: ${(error as Error).message}`, {
 				itemIndex: this.getItemIndex(),
 				description: `Turn off the option to read the task back, or read it with the Get operation. ${(error as { description?: string }).description ?? ''}`.trim(),
 			});
 		}
 		if (!task) {
-			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but the task could not be read back`, {
+			throw new NodeOperationError(this.getNode(), `The change to task ${quoted(id)} was made, but the task could not be read back`, {
 				itemIndex: this.getItemIndex(),
 			});
 		}
@@ -326,7 +326,7 @@ export function occurrenceStartField(operation: string, description: string): IN
 					sendConverted('occurrenceStart', 'Occurrence Start', 'occurrenceStart', (value, context) => {
 						if (value === '' || value === undefined || value === null) return undefined;
 						const date = parseDateInput(value, context.getTimezone());
-						if (!date) throw new Error(`"${String(value)}" is not a date and time`);
+						if (!date) throw new Error(`${quoted(value)} is not a date and time`);
 						return date.toISO({ suppressMilliseconds: true });
 					}),
 				],

@@ -57,8 +57,7 @@ export async function sendDelete(
 			if (goneIsSuccess && serviceStatus(failure) === 404) return [{ json: { id, deleted: true, alreadyDeleted: true } }];
 			throw failure as NodeApiError;
 		},
-		requestData.options.url ?? '',
-		requestData.options.method,
+		{ url: requestData.options.url ?? '', method: requestData.options.method, qs: requestData.options.qs },
 	);
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { accountAndCalendarsFields } from '../../../shared/calendarLists';
 import { DATE_TIME_HINT, parseDateInput } from '../../../shared/dates';
-import { invalidField } from '../../../shared/errors';
+import { invalidField, quoted } from '../../../shared/errors';
 import { resultLimit, returnAllAndLimitFields, toStringList } from '../../../shared/fields';
 import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
@@ -90,9 +90,9 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 	const startValue = context.getNodeParameter('start', itemIndex, '');
 	const endValue = context.getNodeParameter('end', itemIndex, '');
 	const start = parseDateInput(startValue, zone);
-	if (!start) throw invalidField(node, 'Start', `"${String(startValue)}" is not a date and time`, itemIndex, DATE_TIME_HINT);
+	if (!start) throw invalidField(node, 'Start', `${quoted(startValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
 	const end = parseDateInput(endValue, zone);
-	if (!end) throw invalidField(node, 'End', `"${String(endValue)}" is not a date and time`, itemIndex, DATE_TIME_HINT);
+	if (!end) throw invalidField(node, 'End', `${quoted(endValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
 	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const windowMonths = Number(options.windowMonths ?? RECOMMENDED_WINDOW_MONTHS);

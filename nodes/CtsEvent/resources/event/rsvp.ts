@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { invalidField } from '../../../shared/errors';
+import { invalidField, quoted } from '../../../shared/errors';
 import { eventIdField, showFor } from '../../shared/eventFields';
 
 const RSVP_ACTIONS = ['accept', 'decline', 'tentativelyAccept'];
@@ -15,7 +15,7 @@ export async function sendRsvpPath(
 ): Promise<IHttpRequestOptions> {
 	const action = this.getNodeParameter('rsvpAction', '');
 	if (typeof action !== 'string' || !RSVP_ACTIONS.includes(action)) {
-		throw invalidField(this.getNode(), 'Response', `"${String(action)}" is not an answer: use accept, decline or tentativelyAccept`, this.getItemIndex());
+		throw invalidField(this.getNode(), 'Response', `${quoted(action)} is not an answer: use accept, decline or tentativelyAccept`, this.getItemIndex());
 	}
 	requestOptions.url = `/v1/events/${action}`;
 	return requestOptions;

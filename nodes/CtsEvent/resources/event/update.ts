@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { alertId, locationKey } from '../../../shared/encoding';
-import { invalidField } from '../../../shared/errors';
+import { invalidField, quoted } from '../../../shared/errors';
 import { isEmptyValue, sendConverted, sendUnlessEmpty, timeZoneField, toStringList } from '../../../shared/fields';
 import { itemState } from '../../../shared/itemState';
 import { canReadCurrentEvent, currentEvent } from '../../shared/currentEvent';
@@ -128,14 +128,14 @@ async function sendRemovals(context: IExecuteSingleFunctions, requestOptions: IH
 				.filter(([, alert]) => alert?.action === action && sameOffset((alert?.trigger as IDataObject | undefined)?.offset, offset))
 				.map(([id]) => id);
 			if (ids.length === 0) {
-				throw invalidField(context.getNode(), 'Alerts to Remove', `the event has no "${action}" alert ${describeOffset(offset)}`, context.getItemIndex());
+				throw invalidField(context.getNode(), 'Alerts to Remove', `the event has no ${quoted(action)} alert ${describeOffset(offset)}`, context.getItemIndex());
 			}
 			removed('alerts', ids);
 		}
 		const eventLocations = Object.entries((event.locations as Record<string, IDataObject> | undefined) ?? {});
 		for (const name of locations) {
 			const ids = eventLocations.filter(([, location]) => location?.name === name).map(([id]) => id);
-			if (ids.length === 0) throw invalidField(context.getNode(), 'Locations to Remove', `the event has no location named "${name}"`, context.getItemIndex());
+			if (ids.length === 0) throw invalidField(context.getNode(), 'Locations to Remove', `the event has no location named ${quoted(name)}`, context.getItemIndex());
 			removed('locations', ids);
 		}
 	} else {
@@ -171,10 +171,10 @@ export async function verifyRemovals(
 					(alert) => alert?.action === action && sameOffset((alert?.trigger as IDataObject | undefined)?.offset, offset),
 				),
 			)
-			.map(({ action, offset }) => `the "${action}" alert ${describeOffset(offset)}`),
+			.map(({ action, offset }) => `the ${quoted(action)} alert ${describeOffset(offset)}`),
 		...pending.locations
 			.filter((name) => Object.values((event.locations as Record<string, IDataObject> | undefined) ?? {}).some((location) => location?.name === name))
-			.map((name) => `the location "${name}"`),
+			.map((name) => `the location ${quoted(name)}`),
 	];
 	if (remaining.length > 0) {
 		throw new NodeOperationError(this.getNode(), `The event was updated, but ${remaining.join(' and ')} could not be removed`, {

@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidField } from '../../../shared/errors';
+import { invalidField, quoted } from '../../../shared/errors';
 import { limitRouting, listOrIdField, locatorValue, returnAllAndLimitFields } from '../../../shared/fields';
 import { TAG_LIST_HINT } from '../../../shared/tagLists';
 
@@ -35,7 +35,7 @@ async function checkTag(this: IExecuteSingleFunctions, requestOptions: IHttpRequ
 		throw invalidField(this.getNode(), 'Name', 'name must be longer than or equal to 1 characters', this.getItemIndex());
 	}
 	if (body.color !== undefined && (typeof body.color !== 'string' || !COLOR.test(body.color))) {
-		throw invalidField(this.getNode(), 'Color', `"${String(body.color)}" is not a colour of the form #rrggbb`, this.getItemIndex());
+		throw invalidField(this.getNode(), 'Color', `${quoted(body.color)} is not a colour of the form #rrggbb`, this.getItemIndex());
 	}
 	return requestOptions;
 }

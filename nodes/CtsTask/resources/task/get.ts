@@ -11,6 +11,7 @@ import { locatorValue } from '../../../shared/fields';
 import { shapeOutput } from '../../../shared/output';
 import { simplifyTask } from '../../shared/simplify';
 import { taskIdField } from '../../shared/taskFields';
+import { quoted } from '../../../shared/errors';
 
 /**
  * The service answers 200 with `task: null` for an unknown (or another user's) ID: that is
@@ -24,7 +25,7 @@ export async function unwrapTaskOrFail(
 	const task = ((response.body as IDataObject)?.data as IDataObject | undefined)?.task as IDataObject | null;
 	if (!task) {
 		const id = locatorValue(this.getNodeParameter('taskId', ''));
-		throw new NodeOperationError(this.getNode(), `Task not found: no task with ID "${id}" exists in this account`, {
+		throw new NodeOperationError(this.getNode(), `Task not found: no task with ID ${quoted(id)} exists in this account`, {
 			itemIndex: this.getItemIndex(),
 			description: 'Check the task ID, or pick the task from the list. Tasks of other accounts are not visible.',
 		});

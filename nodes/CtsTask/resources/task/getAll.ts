@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT, parseDateInput } from '../../../shared/dates';
-import { invalidField } from '../../../shared/errors';
+import { invalidField, quoted } from '../../../shared/errors';
 import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields';
 import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
 import { forEachItem } from '../../../shared/transport';
@@ -47,7 +47,7 @@ export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecut
 		if (filters.updatedAfter) {
 			const date = parseDateInput(filters.updatedAfter, this.getTimezone());
 			if (!date) {
-				throw invalidField(this.getNode(), 'Updated After', `"${String(filters.updatedAfter)}" is not a date and time`, itemIndex, DATE_TIME_HINT);
+				throw invalidField(this.getNode(), 'Updated After', `${quoted(filters.updatedAfter)} is not a date and time`, itemIndex, DATE_TIME_HINT);
 			}
 			updatedAfter = date.toUTC().toISO() ?? undefined;
 		}
