@@ -109,6 +109,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 const LEADING_LABELS: Record<string, string> = {
 	title: 'Title',
+	description: 'Description',
 	due: 'Due',
 	priority: 'Priority',
 	progress: 'Progress',
