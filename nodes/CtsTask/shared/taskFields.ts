@@ -269,13 +269,13 @@ export function outputAfterWrite(readBackParameter: string | undefined, extra: I
 		try {
 			task = await readTask(this, id);
 		} catch (error) {
-			throw new NodeOperationError(this.getNode(), `The change to task ${quoted(id)} was made, but reading the task back failed: ${(error as Error).message}`, {
+			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but reading the task back failed: ${(error as Error).message}`, {
 				itemIndex: this.getItemIndex(),
 				description: `Turn off the option to read the task back, or read it with the Get operation. ${(error as { description?: string }).description ?? ''}`.trim(),
 			});
 		}
 		if (!task) {
-			throw new NodeOperationError(this.getNode(), `The change to task ${quoted(id)} was made, but the task could not be read back`, {
+			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but the task could not be read back`, {
 				itemIndex: this.getItemIndex(),
 			});
 		}
