@@ -4,6 +4,7 @@
  * event created in the sandbox produces an execution that carries it.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
@@ -59,6 +60,33 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 		const calls = await sandbox.requests();
 		assert.deepEqual([...new Set(calls.map((call) => `${call.method} ${call.path} ${call.status}`))], ['GET /v3/tasks 200', 'GET /v3/tasks 401', 'GET /v3/tasks 403']);
 		assert.ok(calls.every((call) => call.query.id === 'n8n-credential-test'));
+	});
+
+	it('a Base URL that redirects: n8n reports the redirect and sends the key nowhere else', async () => {
+		/** Loopback servers: one answers every request with `status` and a Location on the other, which records what reaches it. */
+		const received = [];
+		const target = createServer((request, response) => {
+			received.push({ path: request.url, authorization: request.headers.authorization });
+			response.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"task":null}}');
+		});
+		let status = 302;
+		const redirector = createServer((request, response) => {
+			request.resume();
+			response.writeHead(status, { location: `http://127.0.0.1:${target.address().port}/v3/tasks?apiKey=x` }).end();
+		});
+		await Promise.all([target, redirector].map((server) => new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))));
+		try {
+			for (status of [302, 307, 308]) {
+				const result = await testCredential('ctsApi', `redirect ${status}`, { apiKey: 'sandbox-alice-key', baseUrl: `http://127.0.0.1:${redirector.address().port}` });
+				assert.deepEqual(result, {
+					status: 'Error',
+					message: `The Base URL does not point at the service: use the address of the Calendar and Task Service, without /v3 or /v1 (it answered HTTP ${status}, a redirect to http://127.0.0.1:${target.address().port}/v3/tasks; the credential was not sent there. If the service moved, enter its new address)`,
+				});
+			}
+			assert.deepEqual(received, []);
+		} finally {
+			await Promise.all([target, redirector].map((server) => new Promise((resolve) => server.close(resolve))));
+		}
 	});
 
 	it('CTS Sync API credential: n8n passes a valid token and refuses an expired or malformed one and a wrong URL', async () => {
