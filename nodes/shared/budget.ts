@@ -33,6 +33,8 @@ interface Known {
 	resetAt?: number;
 	/** The lowest `RateLimit-Remaining` an answer gave in this window: the newest, since it only falls. */
 	lowestTold?: number;
+	/** Set by a 429: nothing may be sent before `resetAt`, whatever later answers without headers say. */
+	refused?: boolean;
 }
 
 /** A request that holds points: returned by {@link PointBudget.take}, given back by {@link PointBudget.answered} or {@link PointBudget.settle}. */
@@ -163,7 +165,11 @@ export class PointBudget {
 				lowestTold,
 			};
 			this.unmetered = false;
-		} else if (!this.known) {
+		} else {
+			// Without rate-limit headers nothing tells the budget (a proxy removed them, or the
+			// deployment sends none): counting down from an older answer would end in waits no answer
+			// asked for. Only a 429's Retry-After still holds.
+			if (!this.known?.refused) this.known = undefined;
 			this.unmetered = true;
 		}
 		this.pump();
@@ -184,7 +190,7 @@ export class PointBudget {
 	 * again, until the next answer says how full it is.
 	 */
 	refused(retryAfterSeconds: number): void {
-		this.known = { limit: this.known?.limit ?? 0, remaining: 0, resetAt: Date.now() + Math.max(1, retryAfterSeconds) * 1000 };
+		this.known = { limit: this.known?.limit ?? 0, remaining: 0, resetAt: Date.now() + Math.max(1, retryAfterSeconds) * 1000, refused: true };
 		this.pump();
 	}
 

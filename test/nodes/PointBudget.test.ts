@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
+import { AlteringProxy } from '../harness/alteringProxy';
 import { Engine, PollHarness } from '../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
 
@@ -47,6 +48,33 @@ it('with Maximum Wait 0, the items beyond the budget fail at once, saying what t
 	expect(failure.message).toMatch(/^Rate limit: the account's point budget is used up \(0 of 3 points left; it resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in (59\d|600) s\)\)$/);
 	expect(failure.description).toMatch(/^This run still needed 2 points for 2 waiting requests\./);
 	expect(items[3].pairedItem).toEqual({ item: 3 });
+});
+
+it('answers without rate-limit headers never make requests wait, even after an answer that said the budget was nearly used up', async () => {
+	// A caching proxy hands out an old answer's headers once ("1 of 300 left, resets in 15 min"), then
+	// passes answers with their rate-limit headers removed. The service itself has points to spare.
+	let answers = 0;
+	const proxy = new AlteringProxy(sandbox.url, (_method, _path, answer) => {
+		const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('ratelimit-')));
+		if (answers++ === 0) Object.assign(headers, { 'ratelimit-limit': '300', 'ratelimit-remaining': '1', 'ratelimit-reset': '900' });
+		return { ...answer, headers };
+	});
+	await proxy.start();
+	try {
+		const { items, error } = await engine.runNode({
+			type: 'ctsTask',
+			parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false, pointBudget: { maxWaitSeconds: 0 } },
+			// The proxy's address makes a budget of its own: nothing learnt by another test applies.
+			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url } },
+			items: Array.from({ length: 12 }, (_, index) => ({ title: `unmetered ${index}` })),
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.error ?? 'created')).toEqual(Array(12).fill('created'));
+		expect(await paths()).toEqual(Array(12).fill('/v3/tasks/create 200'));
+	} finally {
+		await proxy.stop();
+	}
 });
 
 it('executions share the budget of the service user: a second run knows it is used up and sends nothing', async () => {

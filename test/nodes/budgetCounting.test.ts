@@ -3,7 +3,7 @@
  * are in flight: an older answer never raises the count, and once every answer is in, the count
  * is exactly what the service said last (no point of the window is left unused).
  */
-import { PointBudget } from '../../nodes/shared/budget';
+import { BudgetExhausted, PointBudget } from '../../nodes/shared/budget';
 
 const headers = (remaining: number) => ({ 'ratelimit-limit': '30', 'ratelimit-remaining': String(remaining), 'ratelimit-reset': '60' });
 const options = { job: 'test', maxWaitMs: 1000 };
@@ -21,4 +21,28 @@ it('counts from the lowest Remaining of the window, less what is still in flight
 	expect(budget.snapshot().remaining).toBe(25);
 	budget.answered(third, headers(27));
 	expect(budget.snapshot().remaining).toBe(26); // ...and with all answered, it is the service's figure
+});
+
+describe('answers without rate-limit headers', () => {
+	const quick = { job: 'test', maxWaitMs: 0 };
+
+	it('never make requests wait: an older answer that said little was left is not counted down from', async () => {
+		const budget = new PointBudget();
+		// The last answer with headers said 2 points were left in a window that resets in 15 minutes.
+		budget.answered(await budget.take(1, quick), { 'ratelimit-limit': '300', 'ratelimit-remaining': '2', 'ratelimit-reset': '900' });
+		// Then the headers stop coming (a proxy removes them): 20 requests, none of them waits.
+		for (let request = 0; request < 20; request++) budget.answered(await budget.take(1, quick), { 'content-type': 'application/json' });
+		expect(budget.snapshot()).toMatchObject({ remaining: undefined, waiting: 0 });
+	});
+
+	it("still keep a 429's Retry-After", async () => {
+		const budget = new PointBudget();
+		budget.answered(await budget.take(1, quick), {});
+		const [refused, sentBefore] = await Promise.all([budget.take(1, quick), budget.take(1, quick)]);
+		budget.answered(refused, { 'retry-after': '60' });
+		budget.refused(60);
+		// An answer without headers to a request sent before the 429 does not lift the wait.
+		budget.answered(sentBefore, {});
+		await expect(budget.take(1, quick)).rejects.toBeInstanceOf(BudgetExhausted);
+	});
 });
