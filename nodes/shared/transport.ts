@@ -115,6 +115,12 @@ function checkRequestSize(context: ServiceContext, request: OutgoingRequest, ite
 
 /** The default for how long a request may wait for the point budget to refill: one whole window. */
 export const DEFAULT_MAX_WAIT_SECONDS = 900;
+/**
+ * The default when the node is a tool of an AI agent or an MCP server: an answer well before
+ * the caller gives up (MCP clients commonly wait 60 s), so a call never writes after the agent
+ * has moved on or retried.
+ */
+export const TOOL_MAX_WAIT_SECONDS = 20;
 /** Trigger polls and dropdowns wait less: a poll that cannot run is repeated by the next one. */
 const POLL_MAX_WAIT_MS = 60_000;
 const EDITOR_MAX_WAIT_MS = 15_000;
@@ -138,7 +144,7 @@ export const pointBudgetOption: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_MAX_WAIT_SECONDS,
 			description:
-				'How long a request may wait for the budget to refill when it is used up. The default covers a whole 15-minute window; 0 fails at once.',
+				'How long a request may wait for the budget to refill when it is used up. The default covers a whole 15-minute window; 0 fails at once. When the node is a tool of an AI agent or MCP server, the default is 20 seconds, so the agent gets an answer before it gives up.',
 		},
 	],
 };
@@ -167,6 +173,11 @@ function executionCancelSignal(context: IExecuteFunctions | IExecuteSingleFuncti
 	return ended;
 }
 
+/** Whether the node runs as a tool of an AI agent or MCP server: n8n names a node's tool variant `<type>Tool`. */
+export function isTool(context: ServiceContext): boolean {
+	return context.getNode().type.endsWith('Tool');
+}
+
 interface WaitingRules {
 	job: string;
 	maxWaitMs: number;
@@ -181,14 +192,15 @@ function waitingRules(context: ServiceContext, itemIndex?: number): WaitingRules
 		return { job: trigger, spender: trigger, maxWaitMs: POLL_MAX_WAIT_MS };
 	}
 	if (!('getExecutionCancelSignal' in context)) return { job: 'editor', maxWaitMs: EDITOR_MAX_WAIT_MS };
+	const fallback = isTool(context) ? TOOL_MAX_WAIT_SECONDS : DEFAULT_MAX_WAIT_SECONDS;
 	const seconds =
 		'getItemIndex' in context
-			? context.getNodeParameter('pointBudget.maxWaitSeconds', DEFAULT_MAX_WAIT_SECONDS)
-			: context.getNodeParameter('pointBudget.maxWaitSeconds', itemIndex ?? 0, DEFAULT_MAX_WAIT_SECONDS);
+			? context.getNodeParameter('pointBudget.maxWaitSeconds', fallback)
+			: context.getNodeParameter('pointBudget.maxWaitSeconds', itemIndex ?? 0, fallback);
 	const maxWaitSeconds = Number(seconds);
 	return {
 		job: `execution:${context.getExecutionId()}`,
-		maxWaitMs: (Number.isFinite(maxWaitSeconds) && maxWaitSeconds >= 0 ? maxWaitSeconds : DEFAULT_MAX_WAIT_SECONDS) * 1000,
+		maxWaitMs: (Number.isFinite(maxWaitSeconds) && maxWaitSeconds >= 0 ? maxWaitSeconds : fallback) * 1000,
 		signal: executionCancelSignal(context),
 	};
 }
@@ -249,7 +261,9 @@ function budgetError(context: ServiceContext, exhausted: BudgetExhausted, itemIn
 		: '';
 	const error = new NodeOperationError(context.getNode(), `Rate limit: the account's point budget is used up (${remaining}${resets})`.replace('(;', '(').replace('( ', '('), {
 		itemIndex,
-		description: `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting requests. The node waits for the budget to refill only as long as Point Budget → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out. Each list call costs 10 points, any other call 1; the service allows 300 points per 15 minutes.`,
+		description: isTool(context)
+			? `Nothing was sent: call again after the reset. As a tool the node waits for the budget at most ${TOOL_MAX_WAIT_SECONDS} s by default (Point Budget → Maximum Wait), so the caller gets an answer before it gives up.`
+			: `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting requests. The node waits for the budget to refill only as long as Point Budget → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out. Each list call costs 10 points, any other call 1; the service allows 300 points per 15 minutes.`,
 	});
 	error.context.budget = { neededPoints: exhausted.neededPoints, remaining: exhausted.remaining, limit: exhausted.limit, resetAt: resetAt?.toISOString() };
 	return error;

@@ -77,6 +77,41 @@ it('answers without rate-limit headers never make requests wait, even after an a
 	}
 });
 
+describe('as a tool of an AI agent or MCP server (the node type n8n names <type>Tool)', () => {
+	// The Task node under the name n8n gives its tool variant; RoutingNode runs its routed operations the same way.
+	const tools = new Engine({ ctsTaskTool: new CtsTask() });
+	const createAsTool = (parameters: IDataObject = {}) =>
+		tools.runNode({ type: 'ctsTaskTool', parameters: { resource: 'task', operation: 'create', title: 'from an agent', returnTask: false, ...parameters }, credentials: credentials() });
+
+	it('a used-up budget that resets later than 20 s fails at once with the reset time, and nothing is sent afterwards', async () => {
+		await sandbox.control('limits', { points: 1, windowSeconds: 600 });
+		expect((await createTasks(1)).error).toBeUndefined();
+		await sandbox.clearRequests();
+		const started = Date.now();
+		const { error } = await createAsTool();
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(error?.message).toMatch(/^Rate limit: the account's point budget is used up \(0 of 1 points left; it resets at .+Z \(in \d+ s\)\)$/);
+		expect(error?.description).toMatch(/^Nothing was sent: call again after the reset\. As a tool the node waits for the budget at most 20 s by default/);
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		expect(await paths()).toEqual([]);
+	});
+
+	it('a budget that resets within 20 s is waited for, and the call succeeds', async () => {
+		await sandbox.control('limits', { points: 1, windowSeconds: 6 });
+		expect((await createTasks(1)).error).toBeUndefined();
+		const { items, error } = await createAsTool();
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+	});
+
+	it('the user can still set a longer Maximum Wait on the tool', async () => {
+		await sandbox.control('limits', { points: 1, windowSeconds: 21 });
+		expect((await createTasks(1)).error).toBeUndefined();
+		const { error } = await createAsTool({ pointBudget: { maxWaitSeconds: 60 } });
+		expect(error).toBeUndefined();
+	});
+});
+
 it('executions share the budget of the service user: a second run knows it is used up and sends nothing', async () => {
 	await sandbox.control('limits', { points: 3, windowSeconds: 600 });
 	expect((await createTasks(3)).error).toBeUndefined();
