@@ -85,9 +85,31 @@ export function eventInterval(event: IDataObject, zone: string): Interval | unde
 		return { start: day.startOf('day').toMillis(), end: day.plus({ days }).startOf('day').toMillis() };
 	}
 	const eventZone = typeof event.timeZone === 'string' && event.timeZone ? event.timeZone : zone;
-	const start = DateTime.fromISO(event.start, { zone: eventZone });
-	if (!start.isValid) return undefined;
+	const start = wallClockInstant(event.start, eventZone);
+	if (!start?.isValid) return undefined;
 	return { start: start.toMillis(), end: start.plus(duration).toMillis() };
+}
+
+/**
+ * The instant of a LocalDateTime in a zone, as the service reads it: a time the clocks skip is
+ * read with the offset before the change (moved forward by the gap); a time they pass twice is
+ * the earlier instant (luxon alone may pick either).
+ */
+export function wallClockInstant(local: string, zone: string): DateTime | undefined {
+	const guess = DateTime.fromISO(local, { zone });
+	if (!guess.isValid) return undefined;
+	const wall = DateTime.fromISO(local, { zone: 'utc' });
+	return earliestShowing(guess, wall.toMillis(), (instant) => instant.toFormat('yyyy-MM-dd HH:mm:ss.SSS') === wall.toFormat('yyyy-MM-dd HH:mm:ss.SSS')) ?? guess;
+}
+
+/** The earliest instant, under the offsets around `guess`, that shows the wall-clock time `wallAsUtc`. */
+function earliestShowing(guess: DateTime, wallAsUtc: number, shows: (instant: DateTime) => boolean): DateTime | undefined {
+	const offsets = new Set([-6, -3, 0, 3, 6].map((hours) => guess.plus({ hours }).offset));
+	const instants = [...offsets]
+		.map((offset) => DateTime.fromMillis(wallAsUtc - offset * MINUTE, { zone: guess.zone }))
+		.filter(shows)
+		.sort((a, b) => a.toMillis() - b.toMillis());
+	return instants[0];
 }
 
 /** The listed events that make their time busy, with their instants. */
@@ -145,16 +167,9 @@ function firstReaching(day: DateTime, minutes: number): number {
 	if (minutes >= 24 * 60) return day.plus({ days: 1 }).startOf('day').toMillis();
 	const wall = { ...date, hour: Math.floor(minutes / 60), minute: minutes % 60 };
 	const guess = DateTime.fromObject(wall, { zone: day.zone });
-	// An ambiguous time: luxon may pick either offset, so try the offsets around it and take the earliest that shows it.
 	const wallAsUtc = DateTime.fromObject(wall, { zone: 'utc' }).toMillis();
-	const offsets = new Set([-6, -3, 0, 3, 6].map((hours) => guess.plus({ hours }).offset));
-	const shown = [...offsets]
-		.map((offset) => wallAsUtc - offset * MINUTE)
-		.filter((instant) => {
-			const local = DateTime.fromMillis(instant, { zone: day.zone });
-			return local.day === day.day && minuteOfDay(local) === minutes;
-		});
-	if (shown.length > 0) return Math.min(...shown);
+	const shown = earliestShowing(guess, wallAsUtc, (local) => local.day === day.day && minuteOfDay(local) === minutes);
+	if (shown) return shown.toMillis();
 	// Skipped by the clocks: the gap ends where the clock first shows a later time.
 	let instant = guess.toMillis();
 	for (let step = 0; step < 24 * 60; step++) {

@@ -148,6 +148,15 @@ describe('Find Free Time: free slots', () => {
 		]);
 	});
 
+	it('reads a time the clocks pass twice as the earlier instant, and one they skip as moved forward, as the service does', async () => {
+		await create({ start: '2026-10-25T02:30:00', duration: 'PT30M' });
+		await create({ start: '2026-03-29T02:30:00', duration: 'PT30M' });
+		const autumn = await run({ start: '2026-10-25T00:00:00', end: '2026-10-25T06:00:00', freeTimeOutput: 'busy' });
+		expect(autumn.items.map(({ json }) => `${String(json.start)} ${String(json.startInZone)}`)).toEqual(['2026-10-25T00:30:00Z 2026-10-25T02:30:00+02:00']);
+		const spring = await run({ start: '2026-03-29T00:00:00', end: '2026-03-29T06:00:00', freeTimeOutput: 'busy' });
+		expect(spring.items.map(({ json }) => `${String(json.start)} ${String(json.startInZone)}`)).toEqual(['2026-03-29T01:30:00Z 2026-03-29T03:30:00+02:00']);
+	});
+
 	it('reads every calendar the user may read when Calendars is empty, and stops at the first it cannot read, naming it', async () => {
 		const { error } = await run({ calendars: [] });
 		expect(error?.message).toMatch(/^Calendars: cannot read "Side Project" \(cal-alice-expired\): .*expired/);
