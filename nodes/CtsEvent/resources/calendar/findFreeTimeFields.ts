@@ -35,7 +35,7 @@ const fields: INodeProperties[] = [
 		options: [
 			{ name: 'Free Slots', value: 'slots', description: 'One item per free slot: start, end and length' },
 			{ name: 'Busy Blocks', value: 'busy', description: 'One item per stretch of busy time (overlapping events merged), with the events behind it' },
-			{ name: 'Is Free', value: 'isFree', description: 'One item: whether the whole range is free, and the events in the way' },
+			{ name: 'Is Free', value: 'isFree', description: 'One item: whether the whole range is free of busy events (working hours do not apply), and the events in the way' },
 		],
 		default: 'slots',
 	},
