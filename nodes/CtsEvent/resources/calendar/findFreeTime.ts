@@ -1,10 +1,10 @@
 import { DateTime } from 'luxon';
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { calendarName, listCalendars, parseCalendarRef, type CalendarInfo } from '../../../shared/calendarLists';
+import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
+import { calendarName } from '../../../shared/calendarLists';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
-import { invalidField, serviceStatus } from '../../../shared/errors';
-import { listEventsOverWindows } from '../../../shared/eventListing';
+import { invalidField } from '../../../shared/errors';
 import { toStringList } from '../../../shared/fields';
 import {
 	busyEvents,
@@ -18,12 +18,9 @@ import {
 	type WorkingHours,
 } from '../../../shared/freeTime';
 import { forEachItem } from '../../../shared/transport';
-import { RECOMMENDED_WINDOW_MONTHS, type TimeWindow } from '../../../shared/windows';
-import { isReadable } from '../../listSearch/readableCalendars';
 import { MAX_RANGE_MONTHS } from './findFreeTimeFields';
 
 const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 
 interface FreeTimeQuery {
 	calendarValues: string[];
@@ -94,97 +91,6 @@ function readQuery(context: IExecuteFunctions, itemIndex: number): FreeTimeQuery
 	};
 }
 
-/** The calendars named by the Calendars field (every readable one when empty), from the calendar list. */
-async function chosenCalendars(context: IExecuteFunctions, itemIndex: number, values: string[]): Promise<CalendarInfo[]> {
-	const all = await listCalendars(context);
-	if (values.length === 0) {
-		const readable = all.filter(isReadable);
-		if (readable.length === 0) throw invalidField(context.getNode(), 'Calendars', 'the accounts of this credential have no calendar the user may read', itemIndex);
-		return readable;
-	}
-	const chosen = new Map<string, CalendarInfo>();
-	for (const value of values) {
-		const ref = parseCalendarRef(value);
-		const found =
-			all.find((calendar) => ref && calendar.accountId === ref.accountId && calendar.id === ref.calendarId) ??
-			all.find((calendar) => calendar.id === value) ??
-			(ref ? { id: ref.calendarId, accountId: ref.accountId } : undefined);
-		if (!found) {
-			throw invalidField(context.getNode(), 'Calendars', `no calendar with ID "${value}" in the accounts of this credential`, itemIndex, 'Choose the calendars from the list, or check the IDs.');
-		}
-		chosen.set(`${found.accountId}/${found.id}`, found);
-	}
-	return [...chosen.values()];
-}
-
-/**
- * The list windows: the range in windows of at most 2 months, the first and last widened by a
- * day and the buffers, so that events the service places by their UTC reading (all-day and
- * floating ones) and events whose buffers reach into the range are listed too.
- */
-function listingWindows(query: FreeTimeQuery): TimeWindow[] {
-	const pad = DAY + Math.max(query.bufferBeforeMs, query.bufferAfterMs);
-	const iso = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) ?? '';
-	// Months counted in the zone, so that a range of 6 months there takes 3 windows.
-	const windows: TimeWindow[] = [];
-	for (let from = DateTime.fromMillis(query.range.start, { zone: query.zone }); from.toMillis() < query.range.end; ) {
-		const to = Math.min(from.plus({ months: RECOMMENDED_WINDOW_MONTHS }).toMillis(), query.range.end);
-		windows.push({ start: iso(windows.length === 0 ? from.toMillis() - pad : from.toMillis()), end: iso(to) });
-		from = DateTime.fromMillis(to, { zone: query.zone });
-	}
-	windows[windows.length - 1].end = iso(query.range.end + pad);
-	return windows;
-}
-
-interface Unreadable {
-	calendar: CalendarInfo;
-	reason: string;
-}
-
-const label = (calendar: CalendarInfo) => `"${calendarName(calendar)}" (${calendar.id})`;
-
-/** Lists the events of the chosen calendars, one account at a time; unreadable calendars are collected, not counted as free. */
-async function listChosen(context: IExecuteFunctions, itemIndex: number, query: FreeTimeQuery, calendars: CalendarInfo[]) {
-	const unreadable: Unreadable[] = calendars.filter((calendar) => !isReadable(calendar)).map((calendar) => ({ calendar, reason: 'the user has no right to read it' }));
-	const byAccount = new Map<string, CalendarInfo[]>();
-	for (const calendar of calendars.filter(isReadable)) byAccount.set(calendar.accountId, [...(byAccount.get(calendar.accountId) ?? []), calendar]);
-	const windows = listingWindows(query);
-	const events: IDataObject[] = [];
-	for (const [accountId, accountCalendars] of byAccount) {
-		if (unreadable.length > 0 && !query.skipUnreadable) break;
-		try {
-			events.push(...(await listEventsOverWindows(context, itemIndex, { version: 'v3', accountId, calendarIds: accountCalendars.map((calendar) => calendar.id), windows })));
-		} catch (error) {
-			const reason = calendarRefusal(error);
-			if (reason === undefined) throw error as NodeApiError;
-			unreadable.push(...accountCalendars.map((calendar) => ({ calendar, reason })));
-		}
-	}
-	if (unreadable.length > 0 && !query.skipUnreadable) {
-		const names = unreadable.map(({ calendar, reason }) => `${label(calendar)}: ${reason}`).join('; ');
-		throw new NodeOperationError(context.getNode(), `Calendars: cannot read ${names}`, {
-			itemIndex,
-			description:
-				'The busy time of a calendar that cannot be read is unknown, so it is never counted as free. Reconnect the account in the service, leave the calendar out of Calendars, or set Options > Unreadable Calendars to Skip With a Notice.',
-		});
-	}
-	const notices = unreadable.map(({ calendar, reason }) => `Skipped ${label(calendar)}: it cannot be read (${reason}); its busy time is unknown and not included`);
-	return { events, notices };
-}
-
-/**
- * A 401 or 403 about the calendars of one account (a connection that expired or was revoked, or
- * no right to read): the service names the account or calendar. A refused credential is not one.
- */
-function calendarRefusal(error: unknown): string | undefined {
-	const status = serviceStatus(error);
-	if (status !== 401 && status !== 403) return undefined;
-	const context = ((error as NodeApiError).context?.serviceContext ?? {}) as IDataObject;
-	const message = (error as Error).message.replace(/^[^:]+: /, '').replace(/\.$/, '');
-	if (context.connection === undefined && context.accountId === undefined && context.calendarId === undefined && !/calendar/i.test(message)) return undefined;
-	return message || (status === 401 ? 'the calendar connection has expired' : 'access was refused');
-}
-
 function times(interval: Interval, zone: string): IDataObject {
 	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
 	const local = (ms: number) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true });
@@ -243,14 +149,19 @@ function shapeOutput(query: FreeTimeQuery, blocks: BusyBlock[], names: Map<strin
 }
 
 /**
- * Find Free Time: lists the events of the chosen calendars (see {@link listingWindows}), keeps
+ * Find Free Time: lists the events of the chosen calendars (see `listCalendarEvents`), keeps
  * those that make time busy and computes free slots, busy blocks or whether the range is free.
  */
 export async function findFreeTime(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await forEachItem(this, async (itemIndex) => {
 		const query = readQuery(this, itemIndex);
 		const calendars = await chosenCalendars(this, itemIndex, query.calendarValues);
-		const { events, notices } = await listChosen(this, itemIndex, query, calendars);
+		const { events, notices } = await listCalendarEvents(this, itemIndex, calendars, {
+			range: query.range,
+			zone: query.zone,
+			reachMs: Math.max(query.bufferBeforeMs, query.bufferAfterMs),
+			skipUnreadable: query.skipUnreadable,
+		});
 		const names = new Map(calendars.map((calendar) => [`${calendar.accountId}/${calendar.id}`, calendarName(calendar)]));
 		const busy = busyEvents(events, { zone: query.zone, ignoreAllDay: query.ignoreAllDay });
 		const blocks = mergeBusy(busy, query.bufferBeforeMs, query.bufferAfterMs);
