@@ -203,13 +203,15 @@ describe('Find Free Time: free slots', () => {
 });
 
 describe('Find Free Time: busy blocks and is free', () => {
-	it('outputs merged busy blocks, buffers included, with the events behind them', async () => {
+	it('outputs merged busy blocks (overlapping, or meeting once the buffers are added), buffers included, with the events behind them', async () => {
 		const first = await create({ title: 'One', start: '2026-11-30T10:00:00' });
 		const second = await create({ title: 'Two', calendarId: 'cal-alice-a-team', start: '2026-11-30T10:30:00' });
 		await create({ title: 'Three', start: '2026-11-30T14:00:00', duration: 'PT30M' });
+		await create({ title: 'Four', start: '2026-11-30T14:40:00', duration: 'PT20M' });
 		const { items, error } = await run({ calendars: [A, TEAM], end: '2026-12-01T00:00:00', freeTimeOutput: 'busy', options: { bufferAfter: 10 } });
 		expect(error).toBeUndefined();
-		expect(items.map(({ json }) => `${String(json.startInZone).slice(11, 16)}–${String(json.endInZone).slice(11, 16)}`)).toEqual(['10:00–11:40', '14:00–14:40']);
+		expect(items.map(({ json }) => `${String(json.startInZone).slice(11, 16)}–${String(json.endInZone).slice(11, 16)}`)).toEqual(['10:00–11:40', '14:00–15:10']);
+		expect((items[1].json.events as Array<{ title: string }>).map((event) => event.title)).toEqual(['Three', 'Four']);
 		expect(items[0].json.events).toEqual([
 			expect.objectContaining({ id: first.id, title: 'One', start: '2026-11-30T09:00:00Z', end: '2026-11-30T10:00:00Z', calendarName: 'Personal', allDay: false }),
 			expect.objectContaining({ id: second.id, title: 'Two', calendarId: 'cal-alice-a-team', calendarName: 'Team Platform' }),

@@ -1,8 +1,8 @@
 /**
  * Find Free Time against a brute force: randomized calendars (timed, all-day, daily series with a
  * deleted or freed occurrence, free and busy, declined, three accounts) are created in the
- * sandbox through its API, the operation runs through n8n's engine, and its slots are compared
- * with free time computed minute by minute. Ranges lie across the daylight-saving changes of
+ * sandbox through its API, the operation runs through n8n's engine, and its slots, busy blocks
+ * and is-free answer are compared with free and busy time computed minute by minute. Ranges lie across the daylight-saving changes of
  * Europe/Berlin, America/New_York and Australia/Lord_Howe (a 30-minute change).
  *
  * The brute force shares no code with the node: it reads wall-clock times with the platform's
@@ -127,7 +127,8 @@ const eventArb: fc.Arbitrary<EventSpec> = fc.record({
 		// Skipped or passed twice on the change day in one of the three zones.
 		fc.constantFrom(60, 75, 90, 105, 120, 135, 150, 165),
 	),
-	minutes: fc.integer({ min: 5, max: 300 }),
+	// Often whole quarter hours, so that events often meet end to start.
+	minutes: fc.oneof(fc.integer({ min: 5, max: 300 }), fc.integer({ min: 1, max: 16 }).map((quarters) => quarters * 15)),
 	days: fc.integer({ min: 1, max: 2 }),
 	// Mostly the zone of the range, whose clocks change in it.
 	zone: fc.constantFrom('same', 'same', 'same', ...Object.keys(CHANGES), 'UTC'),
@@ -254,9 +255,21 @@ function bruteForceSlots(scenario: Scenario, rangeStart: number, rangeEnd: numbe
 	return slots;
 }
 
+/** Busy time minute by minute (working hours do not apply), as runs of busy minutes. */
+function bruteForceBusy(rangeStart: number, rangeEnd: number, busy: Array<[number, number]>): Array<[number, number]> {
+	const runs: Array<[number, number]> = [];
+	for (let minute = rangeStart; minute < rangeEnd; minute += MINUTE) {
+		if (!busy.some(([start, end]) => start < minute + MINUTE && end > minute)) continue;
+		const last = runs.at(-1);
+		if (last && last[1] === minute) last[1] = minute + MINUTE;
+		else runs.push([minute, minute + MINUTE]);
+	}
+	return runs;
+}
+
 // ---------------------------------------------------------------------------------------------
 
-it('gives the same free slots as a minute-by-minute brute force over randomized calendars across daylight-saving changes', async () => {
+it('gives the same free slots, busy blocks and is-free answer as a minute-by-minute brute force over randomized calendars across daylight-saving changes', async () => {
 	let compared = 0;
 	let slotsSeen = 0;
 	await fc.assert(
@@ -267,9 +280,10 @@ it('gives the same free slots as a minute-by-minute brute force over randomized 
 			const firstDay = addDays(changeDay, scenario.startOffset);
 			const lastDay = addDays(firstDay, scenario.days);
 			await arrange(scenario, changeDay);
-			const { items, error } = await engine.runNode({
+			const run = async (output: string) => await engine.runNode({
 				type: 'ctsEvent',
 				parameters: {
+					freeTimeOutput: output,
 					resource: 'calendar',
 					operation: 'findFreeTime',
 					calendars: CALENDARS.map(({ accountId, calendarId }) => `${accountId}/${calendarId}`),
@@ -288,6 +302,7 @@ it('gives the same free slots as a minute-by-minute brute force over randomized 
 				},
 				credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 			});
+			const { items, error } = await run('slots');
 			expect(error).toBeUndefined();
 			const actual = items.filter(({ json }) => json.start !== undefined).map(({ json }) => [Date.parse(String(json.start)), Date.parse(String(json.end))]);
 			const rangeStart = instantOf(firstDay, 0, scenario.zone);
@@ -296,6 +311,15 @@ it('gives the same free slots as a minute-by-minute brute force over randomized 
 			const show = (slots: number[][]) => slots.map(([start, end]) => `${new Date(start).toISOString()}–${new Date(end).toISOString()}`);
 			expect(show(actual)).toEqual(show(expected));
 			if (expected.length === 0) expect(items.map(({ json }) => json.notices)).toEqual([[expect.stringMatching(/^No free slot/)]]);
+			// Busy Blocks and Is Free against the same busy minutes.
+			const busyRuns = bruteForceBusy(rangeStart, rangeEnd, busyIntervals(scenario, changeDay));
+			const blocks = await run('busy');
+			expect(blocks.error).toBeUndefined();
+			expect(show(blocks.items.filter(({ json }) => json.start !== undefined).map(({ json }) => [Date.parse(String(json.start)), Date.parse(String(json.end))]))).toEqual(show(busyRuns));
+			const isFree = await run('isFree');
+			expect(isFree.items).toHaveLength(1);
+			expect(isFree.items[0].json.free).toBe(busyRuns.length === 0);
+			expect((isFree.items[0].json.conflicts as unknown[]).length > 0).toBe(busyRuns.length > 0);
 			compared++;
 			slotsSeen += expected.length;
 		}),
