@@ -5,6 +5,7 @@
  * `freeTime.property.test.ts`.
  */
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { AlteringProxy } from '../harness/alteringProxy';
 import { Engine, type NodeRunOptions } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
@@ -182,6 +183,33 @@ describe('Find Free Time: free slots', () => {
 		expect(expired.error?.message).toMatch(/^Calendars: cannot read "Side Project" \(cal-alice-expired\)/);
 		const revoked = await run({ calendars: [REVOKED] });
 		expect(revoked.error?.message).toMatch(/^Calendars: cannot read "Former Employer" \(cal-alice-revoked\): .*revoked/);
+	});
+
+	it('leaves a calendar the user may not read out of the default, and refuses it when chosen, before listing any events', async () => {
+		// The service's calendar list says the team calendar may not be read (the fixtures have no such calendar).
+		const proxy = new AlteringProxy(sandbox.url, (_method, path, answer) => {
+			if (path !== '/v3/calendars/list') return answer;
+			const body = JSON.parse(answer.body.toString());
+			for (const calendar of body.data.calendars) {
+				if (calendar.id === 'cal-alice-a-team') Object.assign(calendar.myRights, { mayReadItems: false, mayReadFreeBusy: false });
+			}
+			return { ...answer, body: Buffer.from(JSON.stringify(body)) };
+		});
+		await proxy.start();
+		try {
+			const viaProxy = { credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url } } };
+			const chosen = await run({ calendars: [TEAM, A] }, viaProxy);
+			expect(chosen.error?.message).toBe('Calendars: cannot read "Team Platform" (cal-alice-a-team): the user has no right to read it');
+			expect(await eventLists()).toEqual([]);
+			const skipped = await run({ calendars: [TEAM, A], options: { unreadableCalendars: 'skip' } }, viaProxy);
+			expect(skipped.items[0].json.notices).toEqual(['Skipped "Team Platform" (cal-alice-a-team): it cannot be read (the user has no right to read it); its busy time is unknown and not included']);
+			expect((await eventLists()).map((request) => request.query.calendarIds)).toEqual(['cal-alice-a-primary']);
+			await sandbox.clearRequests();
+			await run({ calendars: [], options: { unreadableCalendars: 'skip' } }, viaProxy);
+			expect((await eventLists())[0].query.calendarIds).toBe('cal-alice-a-primary,cal-alice-a-holidays');
+		} finally {
+			await proxy.stop();
+		}
 	});
 
 	it('takes calendar IDs from an expression, finding their accounts in the calendar list', async () => {
