@@ -6,6 +6,8 @@ import { getTimeZones, getTimeZonesOrKeep } from '../shared/timeZones';
 import { eventNodeDescription } from './description';
 import { searchCalendars } from './listSearch/searchCalendars';
 import { searchEvents } from './listSearch/searchEvents';
+import { getReadableCalendars } from './listSearch/readableCalendars';
+import { findFreeTime } from './resources/calendar/findFreeTime';
 import { getManyEvents } from './resources/event/getAll';
 
 /** Events and calendars through the current interface (V3, API key). */
@@ -13,7 +15,7 @@ export class CtsEvent implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CTS Event',
 		name: 'ctsEvent',
-		description: 'Create, read, update and delete calendar events, and list calendars, in the Calendar and Task Service (current V3 interface, API key)',
+		description: 'Create, read, update and delete calendar events, list calendars and find free time in them, in the Calendar and Task Service (current V3 interface, API key)',
 		defaults: { name: 'CTS Event' },
 		icon: { light: 'file:../../icons/cts-event.svg', dark: 'file:../../icons/cts-event.dark.svg' },
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -23,10 +25,10 @@ export class CtsEvent implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getTimeZones, getTimeZonesOrKeep, getAccounts, getAccountCalendars },
+		loadOptions: { getTimeZones, getTimeZonesOrKeep, getAccounts, getAccountCalendars, getReadableCalendars },
 		listSearch: { searchCalendars, searchEvents },
 		credentialTest: { ctsApiTest },
 	};
 
-	customOperations = { event: { getAll: getManyEvents } };
+	customOperations = { event: { getAll: getManyEvents }, calendar: { findFreeTime } };
 }

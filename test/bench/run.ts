@@ -22,6 +22,7 @@ import { PollHarness, testCredential, type Engine, type NodeRunOptions, type Nod
 import { ALICE_KEY, timedEvent } from '../harness/sandboxClient';
 import { HTTP_REQUEST_VERSION, NODES_BASE_VERSION } from './httpRequestNode';
 import { countExpressions, expressionCost } from './expressions';
+import { sectionFreeTime } from './freeTime';
 import { canCollectGarbage, mb, median, timed, withMemory } from './measure';
 import { record, table, type Row } from './report';
 import { SandboxProcess } from './sandboxProcess';
@@ -676,11 +677,13 @@ const SECTIONS: Record<string, () => Promise<void>> = {
 	'6': sectionBulk,
 	'7': sectionSandbox,
 	'8': sectionStart,
+	'9': async () => await sectionFreeTime(rows, log),
 };
 
 async function main(): Promise<void> {
 	if (!canCollectGarbage()) throw new Error('Run with node --expose-gc (npm run bench does)');
-	engine = createEngine();
+	// Section 9 brings its own engine and sandbox; the others need n8n's HTTP Request node (installed on first use).
+	if (!only || only.some((id) => id !== '9')) engine = createEngine();
 	await sandbox.start();
 	const started = Date.now();
 	try {

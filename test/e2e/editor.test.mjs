@@ -313,6 +313,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		assert.deepEqual(actions.filter((name) => /event|calendar|invitation/i.test(name) && !name.startsWith('CTS')).sort(), [
 			'Create an event',
 			'Delete an event',
+			'Find free time in calendars',
 			'Get an event',
 			'Get many calendars',
 			'Get many events',

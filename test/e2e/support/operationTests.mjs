@@ -209,7 +209,7 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.equal(errorOf(run, 'Create In Unknown Calendar').message, 'Calendar: no calendar with ID "cal-nowhere" in the accounts of this credential');
 	});
 
-	it('tags (create, get the one picked from the list, update, get many, delete) and calendars', async () => {
+	it('tags (create, get the one picked from the list, update, get many, delete) and calendars (get many, find free time)', async () => {
 		await sandbox.reset();
 		const run = await execute('ctsE2eTagsCal001');
 		const created = only(run, 'Create Tag');
@@ -222,6 +222,14 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		const calendars = outputOf(run, 'Get Many Calendars');
 		assert.equal(calendars.length, 7);
 		assert.deepEqual(calendars.find((calendar) => calendar.id === 'cal-alice-a-holidays').myRights.mayWriteAll, false);
+		assert.deepEqual(only(run, 'Find Free Time'), {
+			start: '2026-12-01T08:00:00Z',
+			end: '2026-12-01T11:00:00Z',
+			startInZone: '2026-12-01T09:00:00+01:00',
+			endInZone: '2026-12-01T12:00:00+01:00',
+			timeZone: 'Europe/Berlin',
+			durationMinutes: 180,
+		});
 	});
 
 	it('v1 events with a bearer token: create, get many, update, RSVP, delete', async () => {

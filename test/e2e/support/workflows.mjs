@@ -318,6 +318,20 @@ export function tagsAndCalendarsWorkflow(prefix) {
 				after: 'Start',
 				branch: true,
 			},
+			{
+				name: 'Find Free Time',
+				type: 'ctsEvent',
+				parameters: {
+					resource: 'calendar',
+					operation: 'findFreeTime',
+					calendars: ['acc-alice-a/cal-alice-a-primary', 'acc-alice-b/cal-alice-b-primary'],
+					start: '2026-12-01T09:00:00',
+					end: '2026-12-01T12:00:00',
+					timeZone: 'Europe/Berlin',
+				},
+				after: 'Start',
+				branch: true,
+			},
 		],
 	});
 }

@@ -1,12 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
+import { customOperationRouting } from '../../../shared/transport';
+import { findFreeTime } from './findFreeTime';
+import { FIND_FREE_TIME, findFreeTimeDescription } from './findFreeTimeFields';
 
 export const CALENDAR_RESOURCE = 'calendar';
 
 const displayOptions = { show: { apiVersion: ['v3'], resource: [CALENDAR_RESOURCE], operation: ['getAll'] } };
 
-/** Calendars of every connected account: one item per calendar, with its rights and default alerts. */
+/** Calendars of every connected account (one item per calendar, with its rights and default alerts), and their free time. */
 export const calendarDescription: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -15,6 +18,14 @@ export const calendarDescription: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { apiVersion: ['v3'], resource: [CALENDAR_RESOURCE] } },
 		options: [
+			{
+				name: 'Find Free Time',
+				value: FIND_FREE_TIME,
+				action: 'Find free time in calendars',
+				description:
+					'Free slots, busy blocks or whether a range is free, across the calendars of every account, within working hours (10 points for the calendar list, plus 10 per account per started 2 months of the range)',
+				routing: customOperationRouting(findFreeTime),
+			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
@@ -29,4 +40,5 @@ export const calendarDescription: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...returnAllAndLimitFields(displayOptions, { routing: limitRouting('output') }),
+	...findFreeTimeDescription,
 ];

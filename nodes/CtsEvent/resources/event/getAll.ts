@@ -4,6 +4,7 @@ import { accountAndCalendarsFields } from '../../../shared/calendarLists';
 import { DATE_TIME_HINT, parseDateInput } from '../../../shared/dates';
 import { invalidField, quoted } from '../../../shared/errors';
 import { resultLimit, returnAllAndLimitFields, toStringList } from '../../../shared/fields';
+import { listEventsOverWindows } from '../../../shared/eventListing';
 import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
@@ -117,22 +118,15 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await forEachItem(this, async (itemIndex) => {
 		const version = this.getNodeParameter('apiVersion', itemIndex) as ApiVersion;
-		const credentialType = version === 'v3' ? 'ctsApi' : 'ctsSyncApi';
 		const { accountId, calendarIds, windows, limit, series } = readQuery(this, itemIndex, version);
-		const seen = new Set<string>();
-		const events: IDataObject[] = [];
-		for (const window of windows) {
-			if (events.length >= limit) break;
-			const qs: IDataObject = { calendarIds: calendarIds.join(','), start: window.start, end: window.end };
-			if (accountId) qs.accountId = accountId;
-			const response = await ctsRequest.call(this, credentialType, { method: 'GET', url: `/${version}/events/list`, qs }, itemIndex);
-			for (const event of ((response.data as IDataObject | undefined)?.events as IDataObject[] | undefined) ?? []) {
-				const key = series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id);
-				if (seen.has(key)) continue;
-				seen.add(key);
-				events.push(event);
-			}
-		}
+		const events = await listEventsOverWindows(this, itemIndex, {
+			version,
+			accountId,
+			calendarIds,
+			windows,
+			stopAfter: limit,
+			key: (event) => (series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id)),
+		});
 		const shape = outputShaper((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), simplifyEvent);
 		const output: IDataObject[] = [];
 		for (const event of events.slice(0, limit)) {

@@ -1,0 +1,173 @@
+import { DateTime } from 'luxon';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
+import { calendarName } from '../../../shared/calendarLists';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
+import { invalidField } from '../../../shared/errors';
+import { toStringList } from '../../../shared/fields';
+import {
+	busyEvents,
+	clipBlocks,
+	clockMinutes,
+	freeSlots,
+	mergeBusy,
+	type BusyBlock,
+	type BusyEvent,
+	type Interval,
+	type WorkingHours,
+} from '../../../shared/freeTime';
+import { forEachItem } from '../../../shared/transport';
+import { MAX_RANGE_MONTHS } from './findFreeTimeFields';
+
+const MINUTE = 60_000;
+
+interface FreeTimeQuery {
+	calendarValues: string[];
+	output: 'slots' | 'busy' | 'isFree';
+	range: Interval;
+	zone: string;
+	workingHours?: WorkingHours;
+	minimumMs: number;
+	stepMinutes: number;
+	bufferBeforeMs: number;
+	bufferAfterMs: number;
+	ignoreAllDay: boolean;
+	skipUnreadable: boolean;
+}
+
+/** Reads and checks the parameters of one item, before any request. */
+function readQuery(context: IExecuteFunctions, itemIndex: number): FreeTimeQuery {
+	const node = context.getNode();
+	const parameter = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
+	const zone = String(parameter('timeZone', '') || context.getTimezone());
+	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
+	const startValue = parameter('start', '');
+	const start = parseDateInput(startValue, zone);
+	if (!start) throw invalidField(node, 'Start', `"${String(startValue)}" is not a date and time`, itemIndex, DATE_TIME_HINT);
+	const endValue = parameter('end', '');
+	const end = parseDateInput(endValue, zone);
+	if (!end) throw invalidField(node, 'End', `"${String(endValue)}" is not a date and time`, itemIndex, DATE_TIME_HINT);
+	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
+	if (end > start.setZone(zone).plus({ months: MAX_RANGE_MONTHS })) {
+		throw invalidField(node, 'End', `must be at most ${MAX_RANGE_MONTHS} months after Start`, itemIndex, 'Search a longer time in several runs, one per 6 months.');
+	}
+	const output = parameter('freeTimeOutput', 'slots') as FreeTimeQuery['output'];
+	const options = parameter('options', {}) as IDataObject;
+	const minutes = (label: string, value: unknown, min: number, max: number) => {
+		const number = Number(value);
+		if (!Number.isInteger(number) || number < min || number > max) throw invalidField(node, label, `must be a whole number of minutes from ${min} to ${max}`, itemIndex);
+		return number;
+	};
+	let workingHours: WorkingHours | undefined;
+	if (output === 'slots' && parameter('workingHours', 'hours') === 'hours') {
+		const days = toStringList(parameter('workingDays', [1, 2, 3, 4, 5])).map(Number);
+		if (days.length === 0 || days.some((day) => !Number.isInteger(day) || day < 1 || day > 7)) {
+			throw invalidField(node, 'Working Days', 'choose at least one day of the week', itemIndex);
+		}
+		const from = String(parameter('workFrom', '09:00')).trim();
+		const to = String(parameter('workTo', '17:00')).trim();
+		const fromMinutes = clockMinutes(from);
+		if (fromMinutes === undefined || fromMinutes >= 24 * 60) throw invalidField(node, 'From', `"${from}" is not a time of day: use HH:mm, e.g. 09:00`, itemIndex);
+		const toMinutes = clockMinutes(to);
+		if (toMinutes === undefined) throw invalidField(node, 'To', `"${to}" is not a time of day: use HH:mm, e.g. 17:00 (24:00 for midnight)`, itemIndex);
+		if (toMinutes <= fromMinutes) {
+			throw invalidField(node, 'To', `${to} is not after From (${from}): working hours must end after they start on the same day`, itemIndex, 'Hours across midnight are not supported: use To 24:00 and From 00:00 on the next day.');
+		}
+		workingHours = { days, from, to };
+	}
+	return {
+		calendarValues: toStringList(parameter('calendars', [])),
+		output,
+		range: { start: start.toMillis(), end: end.toMillis() },
+		zone,
+		workingHours,
+		minimumMs: output === 'slots' ? minutes('Minimum Length (Minutes)', parameter('minimumMinutes', 30), 1, 6 * 31 * 24 * 60) * MINUTE : 0,
+		stepMinutes: output === 'slots' ? minutes('Slots Start Every (Minutes)', options.slotStep ?? 0, 0, 1440) : 0,
+		bufferBeforeMs: minutes('Buffer Before (Minutes)', options.bufferBefore ?? 0, 0, 1440) * MINUTE,
+		bufferAfterMs: minutes('Buffer After (Minutes)', options.bufferAfter ?? 0, 0, 1440) * MINUTE,
+		ignoreAllDay: options.allDayEvents === 'ignore',
+		skipUnreadable: options.unreadableCalendars === 'skip',
+	};
+}
+
+function times(interval: Interval, zone: string): IDataObject {
+	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
+	const local = (ms: number) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true });
+	return {
+		start: utc(interval.start),
+		end: utc(interval.end),
+		startInZone: local(interval.start),
+		endInZone: local(interval.end),
+		timeZone: zone,
+		durationMinutes: Math.round((interval.end - interval.start) / MINUTE),
+	};
+}
+
+function eventSummary(busy: BusyEvent, names: Map<string, string>): IDataObject {
+	const { event } = busy;
+	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
+	return {
+		id: event.id,
+		title: event.title,
+		start: utc(busy.start),
+		end: utc(busy.end),
+		allDay: event.showWithoutTime === true,
+		calendarId: event.calendarId,
+		calendarName: names.get(`${String(event.accountId)}/${String(event.calendarId)}`),
+		accountId: event.accountId,
+		...(event.masterEventId ? { masterEventId: event.masterEventId } : {}),
+	};
+}
+
+function rangeText(query: FreeTimeQuery): string {
+	const local = (ms: number) => DateTime.fromMillis(ms, { zone: query.zone }).toFormat("yyyy-MM-dd HH:mm");
+	return `between ${local(query.range.start)} and ${local(query.range.end)} (${query.zone})`;
+}
+
+function shapeOutput(query: FreeTimeQuery, blocks: BusyBlock[], names: Map<string, string>): IDataObject[] {
+	const inRange = clipBlocks(blocks, query.range);
+	if (query.output === 'isFree') {
+		const conflicts = inRange.flatMap((block) => block.events).filter((busy) => busy.start - query.bufferBeforeMs < query.range.end && busy.end + query.bufferAfterMs > query.range.start);
+		return [{ free: conflicts.length === 0, ...times(query.range, query.zone), conflicts: conflicts.map((busy) => eventSummary(busy, names)) }];
+	}
+	if (query.output === 'busy') {
+		if (inRange.length === 0) return [{ notices: [`No busy time ${rangeText(query)}`] }];
+		return inRange.map((block) => ({ ...times(block, query.zone), events: block.events.map((busy) => eventSummary(busy, names)) }));
+	}
+	const slots = freeSlots(query.range, blocks, {
+		zone: query.zone,
+		workingHours: query.workingHours,
+		minimumMs: query.minimumMs,
+		stepMinutes: query.stepMinutes,
+	});
+	if (slots.length === 0) {
+		const hours = query.workingHours ? ` within the working hours ${query.workingHours.from}–${query.workingHours.to}` : '';
+		return [{ notices: [`No free slot of at least ${query.minimumMs / MINUTE} minutes ${rangeText(query)}${hours}`] }];
+	}
+	return slots.map((slot) => times(slot, query.zone));
+}
+
+/**
+ * Find Free Time: lists the events of the chosen calendars (see `listCalendarEvents`), keeps
+ * those that make time busy and computes free slots, busy blocks or whether the range is free.
+ */
+export async function findFreeTime(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await forEachItem(this, async (itemIndex) => {
+		const query = readQuery(this, itemIndex);
+		const calendars = await chosenCalendars(this, itemIndex, query.calendarValues);
+		const { events, notices } = await listCalendarEvents(this, itemIndex, calendars, {
+			range: query.range,
+			zone: query.zone,
+			reachMs: Math.max(query.bufferBeforeMs, query.bufferAfterMs),
+			skipUnreadable: query.skipUnreadable,
+		});
+		const names = new Map(calendars.map((calendar) => [`${calendar.accountId}/${calendar.id}`, calendarName(calendar)]));
+		const busy = busyEvents(events, { zone: query.zone, ignoreAllDay: query.ignoreAllDay });
+		const blocks = mergeBusy(busy, query.bufferBeforeMs, query.bufferAfterMs);
+		return shapeOutput(query, blocks, names).map((item) => {
+			const all = [...notices, ...((item.notices as string[] | undefined) ?? [])];
+			return all.length > 0 ? { ...item, notices: all } : item;
+		});
+	});
+}

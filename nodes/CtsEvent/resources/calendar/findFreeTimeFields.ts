@@ -1,0 +1,175 @@
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+
+import { DATE_TIME_HINT } from '../../../shared/dates';
+
+export const FIND_FREE_TIME = 'findFreeTime';
+
+/** The longest range Find Free Time reads: the service's longest list window. */
+export const MAX_RANGE_MONTHS = 6;
+
+const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: [FIND_FREE_TIME] } };
+const slotsOnly = { freeTimeOutput: ['slots'] };
+const withHours = { freeTimeOutput: ['slots'], workingHours: ['hours'] };
+
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+export const COST_HINT =
+	'Costs 10 points for the calendar list (reused for a minute), plus 10 points per account of the chosen calendars for every started 2 months of the range (a week or a month: one call per account).';
+
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Calendar Names or IDs',
+		name: 'calendars',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getReadableCalendars' },
+		default: [],
+		description:
+			'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		hint: COST_HINT,
+	},
+	{
+		displayName: 'Output',
+		name: 'freeTimeOutput',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Free Slots', value: 'slots', description: 'One item per free slot: start, end and length' },
+			{ name: 'Busy Blocks', value: 'busy', description: 'One item per stretch of busy time (overlapping events merged), with the events behind it' },
+			{ name: 'Is Free', value: 'isFree', description: 'One item: whether the whole range is free of busy events (working hours do not apply), and the events in the way' },
+		],
+		default: 'slots',
+	},
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'dateTime',
+		required: true,
+		default: '={{ $now }}',
+		description: `Beginning of the range to search, e.g. 2026-12-01T08:00:00. A time without offset is read in the Time Zone below. ${DATE_TIME_HINT}`,
+	},
+	{
+		displayName: 'End',
+		name: 'end',
+		type: 'dateTime',
+		required: true,
+		default: "={{ $now.plus(7, 'days') }}",
+		description: `End of the range (at most ${MAX_RANGE_MONTHS} months after Start), e.g. 2026-12-08T18:00:00`,
+	},
+	{
+		displayName: 'Time Zone Name or ID',
+		name: 'timeZone',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getTimeZones' },
+		default: '',
+		description:
+			'Zone of the working hours, of all-day events\' dates, of Start and End without offset, and of the output\'s local times. Empty: the workflow\'s time zone. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Minimum Length (Minutes)',
+		name: 'minimumMinutes',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 30,
+		description: 'Shortest free slot to output',
+		displayOptions: { show: slotsOnly },
+	},
+	{
+		displayName: 'Search In',
+		name: 'workingHours',
+		type: 'options',
+		options: [
+			{ name: 'Working Hours', value: 'hours', description: 'Only the days and hours below, in the Time Zone above' },
+			{ name: 'Any Time', value: 'any', description: 'Any time of any day' },
+		],
+		default: 'hours',
+		displayOptions: { show: slotsOnly },
+	},
+	{
+		displayName: 'Working Days',
+		name: 'workingDays',
+		type: 'multiOptions',
+		options: WEEKDAYS.map((name, index) => ({ name, value: index + 1 })),
+		default: [1, 2, 3, 4, 5],
+		displayOptions: { show: withHours },
+	},
+	{
+		displayName: 'From',
+		name: 'workFrom',
+		type: 'string',
+		default: '09:00',
+		placeholder: 'e.g. 09:00',
+		description: 'Start of the working hours of each working day, as HH:mm (24-hour clock)',
+		displayOptions: { show: withHours },
+	},
+	{
+		displayName: 'To',
+		name: 'workTo',
+		type: 'string',
+		default: '17:00',
+		placeholder: 'e.g. 17:00',
+		description: 'End of the working hours, as HH:mm, after From on the same day (24:00 for midnight)',
+		displayOptions: { show: withHours },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'All-Day Events',
+				name: 'allDayEvents',
+				type: 'options',
+				options: [
+					{ name: 'Block Their Days', value: 'block', description: 'A busy all-day event makes its whole days busy, midnight to midnight in the Time Zone' },
+					{ name: 'Ignore', value: 'ignore', description: 'All-day events never make time busy' },
+				],
+				default: 'block',
+			},
+			{
+				displayName: 'Buffer After (Minutes)',
+				name: 'bufferAfter',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1440 },
+				default: 0,
+				description: 'Time kept free after each busy event (it counts as busy)',
+			},
+			{
+				displayName: 'Buffer Before (Minutes)',
+				name: 'bufferBefore',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1440 },
+				default: 0,
+				description: 'Time kept free before each busy event (it counts as busy)',
+			},
+			{
+				displayName: 'Slots Start Every (Minutes)',
+				name: 'slotStep',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1440 },
+				default: 0,
+				description:
+					'Start slots on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone. 0: a slot starts as soon as the time is free (on the whole minute).',
+				displayOptions: { show: { '/freeTimeOutput': ['slots'] } },
+			},
+			{
+				displayName: 'Unreadable Calendars',
+				name: 'unreadableCalendars',
+				type: 'options',
+				options: [
+					{ name: 'Fail', value: 'fail', description: 'Stop with an error naming the calendar (its busy time is unknown)' },
+					{
+						name: 'Skip With a Notice',
+						value: 'skip',
+						description: 'Leave the calendar out and say so in every output item\'s notices. Its busy time is unknown: the result may show time as free that is not.',
+					},
+				],
+				default: 'fail',
+				description: 'What to do with a calendar that cannot be read: its connection expired or was revoked, or the user may not read it',
+			},
+		],
+	},
+];
+
+export const findFreeTimeDescription: INodeProperties[] = updateDisplayOptions(operationShown, fields);

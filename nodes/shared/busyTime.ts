@@ -1,0 +1,136 @@
+import { DateTime } from 'luxon';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type NodeApiError } from 'n8n-workflow';
+
+import { calendarName, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
+import { invalidField, serviceStatus } from './errors';
+import { listEventsOverWindows } from './eventListing';
+import type { Interval } from './freeTime';
+import { RECOMMENDED_WINDOW_MONTHS, type TimeWindow } from './windows';
+
+/**
+ * Reading the busy time of calendars across accounts: which calendars, in which list windows,
+ * and what to do with one that cannot be read. The arithmetic is in `freeTime.ts`.
+ */
+
+const DAY = 24 * 3600_000;
+
+/** Whether the user may read the calendar's events or at least its busy times (rights not shown: yes). */
+export function isReadable(calendar: CalendarInfo): boolean {
+	const rights = calendar.myRights as { mayReadItems?: boolean; mayReadFreeBusy?: boolean } | undefined;
+	return rights === undefined || rights.mayReadItems !== false || rights.mayReadFreeBusy === true;
+}
+
+/** The calendars named by the Calendars field (every readable one when empty), from the calendar list. */
+export async function chosenCalendars(context: IExecuteFunctions, itemIndex: number, values: string[]): Promise<CalendarInfo[]> {
+	const all = await listCalendars(context);
+	if (values.length === 0) {
+		const readable = all.filter(isReadable);
+		if (readable.length === 0) throw invalidField(context.getNode(), 'Calendars', 'the accounts of this credential have no calendar the user may read', itemIndex);
+		return readable;
+	}
+	const chosen = new Map<string, CalendarInfo>();
+	for (const value of values) {
+		const ref = parseCalendarRef(value);
+		const found =
+			all.find((calendar) => ref && calendar.accountId === ref.accountId && calendar.id === ref.calendarId) ??
+			all.find((calendar) => calendar.id === value) ??
+			(ref ? { id: ref.calendarId, accountId: ref.accountId } : undefined);
+		if (!found) {
+			throw invalidField(context.getNode(), 'Calendars', `no calendar with ID "${value}" in the accounts of this credential`, itemIndex, 'Choose the calendars from the list, or check the IDs.');
+		}
+		chosen.set(`${found.accountId}/${found.id}`, found);
+	}
+	return [...chosen.values()];
+}
+
+/**
+ * The list windows of a range: windows of at most 2 months (counted in `zone`), the first and
+ * last widened by a day and `reachMs` (how far busy time outside the range can reach into it,
+ * e.g. buffers), so that events the service places by their UTC reading (all-day and floating
+ * ones) and events whose buffers reach into the range are listed too.
+ */
+export function listingWindows(range: Interval, zone: string, reachMs = 0): TimeWindow[] {
+	const pad = DAY + reachMs;
+	const iso = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) ?? '';
+	// Months counted in the zone, so that a range of 6 months there takes 3 windows.
+	const windows: TimeWindow[] = [];
+	for (let from = DateTime.fromMillis(range.start, { zone }); from.toMillis() < range.end; ) {
+		const to = Math.min(from.plus({ months: RECOMMENDED_WINDOW_MONTHS }).toMillis(), range.end);
+		windows.push({ start: iso(windows.length === 0 ? from.toMillis() - pad : from.toMillis()), end: iso(to) });
+		from = DateTime.fromMillis(to, { zone });
+	}
+	windows[windows.length - 1].end = iso(range.end + pad);
+	return windows;
+}
+
+interface Unreadable {
+	calendar: CalendarInfo;
+	reason: string;
+}
+
+const label = (calendar: CalendarInfo) => `"${calendarName(calendar)}" (${calendar.id})`;
+
+export interface CalendarListing {
+	range: Interval;
+	zone: string;
+	/** How far busy time outside the range can reach into it (buffers), in ms. */
+	reachMs?: number;
+	/** Leave unreadable calendars out with a notice instead of failing. */
+	skipUnreadable?: boolean;
+	/** Where the user chooses to skip unreadable calendars, for the error. */
+	skipOption?: string;
+}
+
+/**
+ * The events of the chosen calendars over the range (series as occurrences), one list call per
+ * account and window. A calendar that cannot be read is never counted as free: the item fails
+ * naming it (at the first one, before reading further accounts), or, when asked, it is left out
+ * and named in the notices returned.
+ */
+export async function listCalendarEvents(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	calendars: CalendarInfo[],
+	listing: CalendarListing,
+): Promise<{ events: IDataObject[]; notices: string[] }> {
+	const skip = listing.skipUnreadable === true;
+	const unreadable: Unreadable[] = calendars.filter((calendar) => !isReadable(calendar)).map((calendar) => ({ calendar, reason: 'the user has no right to read it' }));
+	const byAccount = new Map<string, CalendarInfo[]>();
+	for (const calendar of calendars.filter(isReadable)) byAccount.set(calendar.accountId, [...(byAccount.get(calendar.accountId) ?? []), calendar]);
+	const windows = listingWindows(listing.range, listing.zone, listing.reachMs);
+	const events: IDataObject[] = [];
+	for (const [accountId, accountCalendars] of byAccount) {
+		if (unreadable.length > 0 && !skip) break;
+		try {
+			events.push(...(await listEventsOverWindows(context, itemIndex, { version: 'v3', accountId, calendarIds: accountCalendars.map((calendar) => calendar.id), windows })));
+		} catch (error) {
+			const reason = calendarRefusal(error);
+			if (reason === undefined) throw error as NodeApiError;
+			unreadable.push(...accountCalendars.map((calendar) => ({ calendar, reason })));
+		}
+	}
+	if (unreadable.length > 0 && !skip) {
+		const names = unreadable.map(({ calendar, reason }) => `${label(calendar)}: ${reason}`).join('; ');
+		throw new NodeOperationError(context.getNode(), `Calendars: cannot read ${names}`, {
+			itemIndex,
+			description:
+				`The busy time of a calendar that cannot be read is unknown, so it is never counted as free. Reconnect the account in the service, leave the calendar out of Calendars, or set ${listing.skipOption ?? 'Options > Unreadable Calendars'} to Skip With a Notice.`,
+		});
+	}
+	const notices = unreadable.map(({ calendar, reason }) => `Skipped ${label(calendar)}: it cannot be read (${reason}); its busy time is unknown and not included`);
+	return { events, notices };
+}
+
+/**
+ * A 401 or 403 about the calendars of one account (a connection that expired or was revoked, or
+ * no right to read): the service names the account or calendar. A refused credential is not one.
+ */
+function calendarRefusal(error: unknown): string | undefined {
+	const status = serviceStatus(error);
+	if (status !== 401 && status !== 403) return undefined;
+	const context = ((error as NodeApiError).context?.serviceContext ?? {}) as IDataObject;
+	const message = (error as Error).message.replace(/^[^:]+: /, '').replace(/\.$/, '');
+	if (context.connection === undefined && context.accountId === undefined && context.calendarId === undefined && !/calendar/i.test(message)) return undefined;
+	return message || (status === 401 ? 'the calendar connection has expired' : 'access was refused');
+}
+
