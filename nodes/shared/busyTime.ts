@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type NodeApiError } from 'n8n-workflow';
 
 import { calendarName, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
-import { invalidField, serviceStatus } from './errors';
+import { invalidField, quoted, serviceStatus } from './errors';
 import { listEventsOverWindows } from './eventListing';
 import type { Interval } from './freeTime';
 import { RECOMMENDED_WINDOW_MONTHS, type TimeWindow } from './windows';
@@ -36,7 +36,7 @@ export async function chosenCalendars(context: IExecuteFunctions, itemIndex: num
 			all.find((calendar) => calendar.id === value) ??
 			(ref ? { id: ref.calendarId, accountId: ref.accountId } : undefined);
 		if (!found) {
-			throw invalidField(context.getNode(), 'Calendars', `no calendar with ID "${value}" in the accounts of this credential`, itemIndex, 'Choose the calendars from the list, or check the IDs.');
+			throw invalidField(context.getNode(), 'Calendars', `no calendar with ID ${quoted(value)} in the accounts of this credential`, itemIndex, 'Choose the calendars from the list, or check the IDs.');
 		}
 		chosen.set(`${found.accountId}/${found.id}`, found);
 	}
@@ -68,7 +68,7 @@ interface Unreadable {
 	reason: string;
 }
 
-const label = (calendar: CalendarInfo) => `"${calendarName(calendar)}" (${calendar.id})`;
+const label = (calendar: CalendarInfo) => `${quoted(calendarName(calendar))} (${calendar.id})`;
 
 export interface CalendarListing {
 	range: Interval;

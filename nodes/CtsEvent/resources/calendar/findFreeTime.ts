@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
 import { calendarName } from '../../../shared/calendarLists';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
-import { invalidField } from '../../../shared/errors';
+import { invalidField, quoted } from '../../../shared/errors';
 import { toStringList } from '../../../shared/fields';
 import {
 	busyEvents,
@@ -44,10 +44,10 @@ function readQuery(context: IExecuteFunctions, itemIndex: number): FreeTimeQuery
 	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
 	const startValue = parameter('start', '');
 	const start = parseDateInput(startValue, zone);
-	if (!start) throw invalidField(node, 'Start', `"${String(startValue)}" is not a date and time`, itemIndex, DATE_TIME_HINT);
+	if (!start) throw invalidField(node, 'Start', `${quoted(startValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
 	const endValue = parameter('end', '');
 	const end = parseDateInput(endValue, zone);
-	if (!end) throw invalidField(node, 'End', `"${String(endValue)}" is not a date and time`, itemIndex, DATE_TIME_HINT);
+	if (!end) throw invalidField(node, 'End', `${quoted(endValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
 	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
 	if (end > start.setZone(zone).plus({ months: MAX_RANGE_MONTHS })) {
 		throw invalidField(node, 'End', `must be at most ${MAX_RANGE_MONTHS} months after Start`, itemIndex, 'Search a longer time in several runs, one per 6 months.');
@@ -68,9 +68,9 @@ function readQuery(context: IExecuteFunctions, itemIndex: number): FreeTimeQuery
 		const from = String(parameter('workFrom', '09:00')).trim();
 		const to = String(parameter('workTo', '17:00')).trim();
 		const fromMinutes = clockMinutes(from);
-		if (fromMinutes === undefined || fromMinutes >= 24 * 60) throw invalidField(node, 'From', `"${from}" is not a time of day: use HH:mm, e.g. 09:00`, itemIndex);
+		if (fromMinutes === undefined || fromMinutes >= 24 * 60) throw invalidField(node, 'From', `${quoted(from)} is not a time of day: use HH:mm, e.g. 09:00`, itemIndex);
 		const toMinutes = clockMinutes(to);
-		if (toMinutes === undefined) throw invalidField(node, 'To', `"${to}" is not a time of day: use HH:mm, e.g. 17:00 (24:00 for midnight)`, itemIndex);
+		if (toMinutes === undefined) throw invalidField(node, 'To', `${quoted(to)} is not a time of day: use HH:mm, e.g. 17:00 (24:00 for midnight)`, itemIndex);
 		if (toMinutes <= fromMinutes) {
 			throw invalidField(node, 'To', `${to} is not after From (${from}): working hours must end after they start on the same day`, itemIndex, 'Hours across midnight are not supported: use To 24:00 and From 00:00 on the next day.');
 		}
