@@ -87,21 +87,33 @@ export function isWritable(calendar: CalendarInfo): boolean {
  */
 export async function labelledCalendars(context: ServiceContext): Promise<Array<{ calendar: CalendarInfo; label: string }>> {
 	const calendars = await listCalendars(context);
+	const accounts = await accountsOf(context, calendars);
+	return calendars.map((calendar) => {
+		const account = accounts.get(calendar.accountId);
+		const owner = [account?.providerUserId, providerName(calendar.integrationId)].filter(Boolean).join(', ');
+		return { calendar, label: `${calendarName(calendar)} (${owner}${account?.shouldReconnect ? '; needs reconnecting' : ''})` };
+	});
+}
+
+/**
+ * The accounts of these calendars by ID (the list reused for `maxAgeMs`, by default an hour, and
+ * read again when it lacks one of them); empty for a deployment without the accounts list.
+ */
+export async function accountsOf(
+	context: ServiceContext,
+	calendars: CalendarInfo[],
+	maxAgeMs = ACCOUNT_LABELS_REUSE_MS,
+): Promise<Map<string, AccountInfo>> {
 	let accounts: AccountInfo[] = [];
 	try {
-		accounts = await listAccounts(context, ACCOUNT_LABELS_REUSE_MS);
+		accounts = await listAccounts(context, maxAgeMs);
 		if (calendars.some((calendar) => !accounts.some((account) => account.id === calendar.accountId))) {
 			accounts = await listAccounts(context, LIST_REUSE_MS);
 		}
 	} catch (error) {
 		if (serviceStatus(error) !== 404) throw error as NodeApiError;
 	}
-	const byId = new Map(accounts.map((account) => [account.id, account]));
-	return calendars.map((calendar) => {
-		const account = byId.get(calendar.accountId);
-		const owner = [account?.providerUserId, providerName(calendar.integrationId)].filter(Boolean).join(', ');
-		return { calendar, label: `${calendarName(calendar)} (${owner}${account?.shouldReconnect ? '; needs reconnecting' : ''})` };
-	});
+	return new Map(accounts.map((account) => [account.id, account]));
 }
 
 /**

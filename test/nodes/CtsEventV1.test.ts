@@ -108,6 +108,22 @@ it.each([
 	expect(body.data.event.participants[owner].participationStatus).toBe(status);
 });
 
+it.each([
+	['Decline', 'decline'],
+	['ACCEPT', 'accept'],
+	['tentatively accept', 'tentativelyAccept'],
+	['Tentative', 'tentativelyAccept'],
+])('RSVP written %j (as a person or an agent writes it) is sent as %s', async (written, action) => {
+	const owner = Buffer.from('alice@sandbox.example').toString('base64');
+	const created = await createV3({
+		participants: { [owner]: { '@type': 'Participant', email: 'alice@sandbox.example', roles: { attendee: true }, participationStatus: 'needs-action' } },
+	});
+	const { items, error } = await run({ operation: 'rsvp', eventId: created.id, rsvpAction: written, comment: '', notifyOrganizer: false });
+	expect(error).toBeUndefined();
+	expect(items[0].json).toEqual({ id: created.id, response: action, success: true });
+	expect((await sandbox.requests()).map((call) => call.path)).toEqual([`/v1/events/${action}`]);
+});
+
 it('RSVP to an event without the owner as participant shows the service error', async () => {
 	const created = await createV3();
 	const { error } = await run({ operation: 'rsvp', eventId: created.id, rsvpAction: 'accept' });

@@ -92,6 +92,19 @@ describe('create event with values an agent fills in', () => {
 		expect(items[0].json.meetingUrl).toMatch(/^https:\/\//);
 	});
 
+	it('attendees separated by semicolons or lines, written "Name <address>" (a quoted name may hold a comma), keep their names', async () => {
+		const { error } = await createEvent({
+			additionalFields: { attendees: 'Carol <carol@example.com>; dave@example.com\n"Doe, Jane" <jane@example.com>' },
+		});
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/events/create');
+		expect((create?.body as IDataObject | undefined)?.participants).toEqual({
+			[base64('carol@example.com')]: { '@type': 'Participant', email: 'carol@example.com', name: 'Carol', roles: { attendee: true } },
+			[base64('dave@example.com')]: { '@type': 'Participant', email: 'dave@example.com', roles: { attendee: true } },
+			[base64('jane@example.com')]: { '@type': 'Participant', email: 'jane@example.com', name: 'Doe, Jane', roles: { attendee: true } },
+		});
+	});
+
 	it('a time with an offset is converted into the event\'s time zone', async () => {
 		const { items, error } = await createEvent({ start: '2026-12-01T09:00:00+01:00', end: '2026-12-01T10:30:00+01:00', timeZone: 'Europe/London' });
 		expect(error).toBeUndefined();

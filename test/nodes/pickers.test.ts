@@ -395,10 +395,33 @@ describe('Triggers', () => {
 });
 
 describe('Calendar resource', () => {
-	it('Get Many outputs one item per calendar, with its rights', async () => {
+	it("Get Many outputs one item per calendar, simplified: the user's name for it, its account, whether it can be written to and is connected", async () => {
 		const { items, error } = await engine.runNode({
 			type: 'ctsEvent',
 			parameters: { resource: 'calendar', operation: 'getAll', returnAll: true },
+			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual([
+			{ id: 'cal-alice-a-primary', accountId: 'acc-alice-a', name: 'Personal', accountEmail: 'alice@sandbox.example', provider: 'Provider A', writable: true, connected: true },
+			expect.objectContaining({ id: 'cal-alice-a-team', writable: true, connected: true }),
+			expect.objectContaining({ id: 'cal-alice-a-holidays', name: 'Holidays in Germany', writable: false, connected: true }),
+			expect.objectContaining({ id: 'cal-alice-b-primary', provider: 'Provider B', connected: true }),
+			expect.objectContaining({ id: 'cal-alice-c-home', provider: 'CalDAV', connected: true }),
+			expect.objectContaining({ id: 'cal-alice-expired', writable: false, connected: false, connectionProblem: expect.any(String) }),
+			expect.objectContaining({ id: 'cal-alice-revoked', writable: false, connected: false, connectionProblem: expect.any(String) }),
+		]);
+		expect(JSON.stringify(items.map((item) => item.json)).length).toBeLessThan(1500);
+		expect(await listCalls()).toEqual([
+			{ call: 'GET /v3/calendars/list', points: 10 },
+			{ call: 'GET /v3/integrations/accounts/list', points: 10 },
+		]);
+	});
+
+	it('Get Many with Output Raw gives the service\'s calendars, with their rights, for one list call', async () => {
+		const { items, error } = await engine.runNode({
+			type: 'ctsEvent',
+			parameters: { resource: 'calendar', operation: 'getAll', returnAll: true, output: 'raw' },
 			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
 		});
 		expect(error).toBeUndefined();

@@ -164,20 +164,57 @@ export function toParticipants(value: unknown): IDataObject {
 }
 
 /**
- * The Attendees field: e-mail addresses (separated by commas, or a list) invited as attendees.
- * One text field, unlike Participants, so an expression or an AI agent can fill it: n8n drops an
- * expression given for a whole fixed collection.
+ * People written as people write them: separated by commas, semicolons or lines (or a list),
+ * each an address or `Name <address>` (the name may be quoted and contain a comma).
+ */
+export function toPeople(value: unknown): Array<{ email: string; name?: string }> {
+	const entries = Array.isArray(value) ? value.map(String) : splitOutsideQuotes(String(value ?? ''));
+	return entries
+		.map((entry) => entry.trim())
+		.filter((entry) => entry !== '')
+		.map((entry) => {
+			const named = /^(.*?)\s*<([^<>]+)>$/.exec(entry);
+			if (!named) return { email: entry };
+			const name = named[1].trim().replace(/^"(.*)"$/, '$1').trim();
+			return { email: named[2].trim(), ...(name ? { name } : {}) };
+		});
+}
+
+/** Splits at `,`, `;` and line breaks that are not inside double quotes or angle brackets. */
+function splitOutsideQuotes(text: string): string[] {
+	const parts: string[] = [];
+	let current = '';
+	let inQuotes = false;
+	let inBrackets = false;
+	for (const char of text) {
+		if (char === '"') inQuotes = !inQuotes;
+		else if (char === '<' && !inQuotes) inBrackets = true;
+		else if (char === '>' && !inQuotes) inBrackets = false;
+		else if (/[,;\n]/.test(char) && !inQuotes && !inBrackets) {
+			parts.push(current);
+			current = '';
+			continue;
+		}
+		current += char;
+	}
+	return [...parts, current];
+}
+
+/**
+ * The Attendees field: people invited as attendees (see {@link toPeople}). One text field, unlike
+ * Participants, so an expression or an AI agent can fill it: n8n drops an expression given for a
+ * whole fixed collection.
  */
 export function toAttendees(value: unknown): IDataObject {
-	return toParticipants({ participant: toStringList(value).map((email) => ({ email })) });
+	return toParticipants({ participant: toPeople(value) });
 }
 
 /** Participants to remove: null under the e-mail address, as the interface's update rule says. */
 export function toRemovedParticipants(value: unknown): IDataObject {
 	const removed: IDataObject = {};
-	for (const address of toStringList(value)) {
-		if (!EMAIL.test(address)) throw new Error(`${quoted(address)} is not an e-mail address`);
-		removed[address] = null;
+	for (const { email } of toPeople(value)) {
+		if (!EMAIL.test(email)) throw new Error(`${quoted(email)} is not an e-mail address`);
+		removed[email] = null;
 	}
 	return removed;
 }

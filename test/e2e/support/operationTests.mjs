@@ -221,7 +221,7 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.equal((await sandbox.api('GET', '/v3/tags', { qs: { id: created.id } })).status, 404);
 		const calendars = outputOf(run, 'Get Many Calendars');
 		assert.equal(calendars.length, 7);
-		assert.deepEqual(calendars.find((calendar) => calendar.id === 'cal-alice-a-holidays').myRights.mayWriteAll, false);
+		assert.deepEqual(calendars.find((calendar) => calendar.id === 'cal-alice-a-holidays').writable, false);
 		assert.deepEqual(only(run, 'Find Free Time'), {
 			start: '2026-12-01T08:00:00Z',
 			end: '2026-12-01T11:00:00Z',

@@ -9,7 +9,7 @@ import { eventCreateDescription, sendCreateTiming } from './create';
 import { eventDeleteDescription, outputDeleted } from './delete';
 import { eventGetDescription } from './get';
 import { eventGetManyDescription, getManyEvents } from './getAll';
-import { eventRsvpDescription, sendRsvpPath } from './rsvp';
+import { eventRsvpDescription, rsvpOutput, sendRsvpPath } from './rsvp';
 import { eventUpdateDescription, prepareUpdate, verifyRemovals } from './update';
 
 function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
@@ -65,14 +65,7 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 				// The path is set once the answer is checked (see sendRsvpPath).
 				request: { method: 'POST', url: '/v1/events/' },
 				send: { preSend: [sendRsvpPath] },
-				output: {
-					postReceive: [
-						{
-							type: 'set',
-							properties: { value: '={{ { "id": $parameter.eventId, "response": $parameter.rsvpAction, "success": true } }}' },
-						},
-					],
-				},
+				output: { postReceive: [rsvpOutput] },
 			},
 		},
 		{

@@ -1,9 +1,18 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { invalidField, quoted } from '../../../shared/errors';
+import { locatorValue } from '../../../shared/fields';
 import { eventIdField, showFor } from '../../shared/eventFields';
 
 const RSVP_ACTIONS = ['accept', 'decline', 'tentativelyAccept'];
+
+/** The action an answer names, in any case and with or without spaces ("Decline", "tentatively accept", "tentative"). */
+function rsvpAction(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const word = value.replace(/[\s_-]+/g, '').toLowerCase();
+	if (word === 'tentative') return 'tentativelyAccept';
+	return RSVP_ACTIONS.find((action) => action.toLowerCase() === word);
+}
 
 /**
  * The answer becomes part of the path (`/v1/events/<action>`), and Response accepts expressions
@@ -13,12 +22,19 @@ export async function sendRsvpPath(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const action = this.getNodeParameter('rsvpAction', '');
-	if (typeof action !== 'string' || !RSVP_ACTIONS.includes(action)) {
-		throw invalidField(this.getNode(), 'Response', `${quoted(action)} is not an answer: use accept, decline or tentativelyAccept`, this.getItemIndex());
+	const value = this.getNodeParameter('rsvpAction', '');
+	const action = rsvpAction(value);
+	if (!action) {
+		throw invalidField(this.getNode(), 'Response', `${quoted(value)} is not an answer: use accept, decline or tentativelyAccept`, this.getItemIndex());
 	}
 	requestOptions.url = `/v1/events/${action}`;
 	return requestOptions;
+}
+
+/** What an answered invitation outputs: the event, the answer as the service took it, and success. */
+export async function rsvpOutput(this: IExecuteSingleFunctions): Promise<INodeExecutionData[]> {
+	const id = locatorValue(this.getNodeParameter('eventId', ''));
+	return [{ json: { id, response: rsvpAction(this.getNodeParameter('rsvpAction', '')), success: true } }];
 }
 
 const displayOptions = showFor(['rsvp'], ['v1']);

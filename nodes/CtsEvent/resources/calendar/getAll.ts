@@ -1,0 +1,57 @@
+import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { accountsOf, calendarName, isWritable, providerName, type AccountInfo, type CalendarInfo } from '../../../shared/calendarLists';
+import { LIST_REUSE_MS } from '../../../shared/listCache';
+import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
+import { outputFields, outputShaper } from '../../../shared/output';
+
+const displayOptions = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: ['getAll'] } };
+
+/**
+ * A calendar as a workflow or an agent uses it: the name the user gave it, its account's address,
+ * whether events can be written to it, and whether its account is connected (with the reason
+ * when it is not, as the accounts list says).
+ */
+export function simplifyCalendar(calendar: CalendarInfo, account: AccountInfo | undefined): IDataObject {
+	const connected = account ? account.shouldReconnect !== true : undefined;
+	return {
+		id: calendar.id,
+		accountId: calendar.accountId,
+		name: calendarName(calendar),
+		accountEmail: account?.providerUserId,
+		provider: providerName(calendar.integrationId),
+		writable: isWritable(calendar) && connected !== false,
+		connected,
+		...(connected === false ? { connectionProblem: account?.lastCheckedError ?? 'the connection needs to be renewed: reconnect the account in the service' } : {}),
+	};
+}
+
+const SIMPLIFIED_FIELDS = ['id', 'accountId', 'name', 'accountEmail', 'provider', 'writable', 'connected', 'connectionProblem'];
+
+/** Shapes the listed calendars as the Output choice asks; the simplified shape reads the accounts list too. */
+async function shapeCalendars(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const read = (name: string, fallback: unknown) => this.getNodeParameter(name, fallback);
+	if (read('output', 'simplified') === 'raw') return items;
+	const calendars = items.map((item) => item.json as CalendarInfo);
+	// Read at most once a minute: whether an account is connected should be current.
+	const accounts = await accountsOf(this, calendars, LIST_REUSE_MS);
+	const shape = outputShaper(read, (calendar) => simplifyCalendar(calendar as CalendarInfo, accounts.get(String(calendar.accountId))));
+	return items.map((item) => ({ ...item, json: shape(item.json) }));
+}
+
+export const calendarGetAllOperation = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many calendars',
+	description:
+		"List the calendars of every connected account: the user's name for each, its account, whether events can be written to it and whether its account is connected (10 points, plus 10 for the accounts list at most once a minute for the simplified output)",
+	routing: {
+		request: { method: 'GET' as const, url: '/v3/calendars/list' },
+		output: { postReceive: [{ type: 'rootProperty' as const, properties: { property: 'data.calendars' } }, shapeCalendars] },
+	},
+};
+
+export const calendarGetAllDescription: INodeProperties[] = [
+	...returnAllAndLimitFields(displayOptions, { routing: limitRouting('output') }),
+	...outputFields(displayOptions, 'calendar', SIMPLIFIED_FIELDS),
+];
