@@ -189,6 +189,44 @@ describe('update event and answer an invitation with values an agent fills in', 
 	});
 });
 
+describe('list events in the time zone an agent names', () => {
+	it('a range without offset is read in the Time Zone option: a 01:00 Berlin event on that day is listed', async () => {
+		await sandbox.api('POST', '/v3/events/create', {
+			body: timedEvent({ title: 'Early in Berlin', start: '2026-12-07T01:00:00', timeZone: 'Europe/Berlin', duration: 'PT30M' }),
+		});
+		await sandbox.clearRequests();
+		const { items, error } = await engine.runNode({
+			type: 'ctsEvent',
+			parameters: {
+				resource: 'event',
+				operation: 'getAll',
+				accountId: 'acc-alice-a',
+				calendarIds: 'cal-alice-a-primary',
+				start: '2026-12-07T00:00:00',
+				end: '2026-12-08T00:00:00',
+				returnAll: true,
+				options: { timeZone: 'Europe/Berlin' },
+			},
+			credentials: apiKey(),
+			timezone: 'America/New_York',
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.title)).toEqual(['Early in Berlin']);
+		const [list] = await apiCalls();
+		expect(new Date(String(list.query.start)).toISOString()).toBe('2026-12-06T23:00:00.000Z');
+	});
+
+	it('a Time Zone that is not an IANA zone is refused before any request', async () => {
+		const { error } = await engine.runNode({
+			type: 'ctsEvent',
+			parameters: { resource: 'event', operation: 'getAll', accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: '2026-12-07T00:00:00', end: '2026-12-08T00:00:00', returnAll: true, options: { timeZone: '+01:00' } },
+			credentials: apiKey(),
+		});
+		expect(error?.message).toMatch(/^Time Zone: /);
+		expect(await apiCalls()).toEqual([]);
+	});
+});
+
 describe('tasks with values an agent fills in', () => {
 	const createTask = (additionalFields: IDataObject) =>
 		engine.runNode({

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { accountAndCalendarsFields } from '../../../shared/calendarLists';
-import { DATE_TIME_HINT, parseDateInput } from '../../../shared/dates';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
 import { invalidField, quoted } from '../../../shared/errors';
-import { resultLimit, returnAllAndLimitFields, toStringList } from '../../../shared/fields';
+import { resultLimit, returnAllAndLimitFields, timeZoneField, toStringList } from '../../../shared/fields';
 import { listEventsOverWindows } from '../../../shared/eventListing';
 import { ctsRequest, forEachItem } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
@@ -31,7 +31,7 @@ export const eventGetManyDescription: INodeProperties[] = [
 		type: 'dateTime',
 		required: true,
 		default: '={{ $now }}',
-		description: 'Events that end after this moment are included, e.g. 2026-12-01T00:00:00. A time without offset is read in the workflow\'s time zone.',
+		description: 'Events that end after this moment are included, e.g. 2026-12-01T00:00:00. A time without offset is read in the workflow\'s time zone, or the Time Zone option.',
 		displayOptions,
 	},
 	{
@@ -76,6 +76,10 @@ export const eventGetManyDescription: INodeProperties[] = [
 				default: RECOMMENDED_WINDOW_MONTHS,
 				description: `Longest range one list call covers (10 points each). The service allows up to ${MAX_WINDOW_MONTHS} months and recommends at most ${RECOMMENDED_WINDOW_MONTHS}.`,
 			},
+			timeZoneField({
+				description:
+					"The time zone a Start or End without offset is read in (empty: the workflow's). E.g. Europe/Berlin: 2026-12-07T00:00:00 is midnight in Berlin. Choose from the list, or specify an ID using an expression.",
+			}),
 		],
 	},
 ];
@@ -83,7 +87,9 @@ export const eventGetManyDescription: INodeProperties[] = [
 /** Reads the parameters of one item, refusing bad input before any request. */
 function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVersion) {
 	const node = context.getNode();
-	const zone = context.getTimezone();
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const zone = String(options.timeZone ?? '').trim() || context.getTimezone();
+	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
 	const calendarIds = toStringList(context.getNodeParameter('calendarIds', itemIndex));
 	if (calendarIds.length === 0) throw invalidField(node, version === 'v3' ? 'Calendars' : 'Calendar IDs', 'choose or enter at least one calendar', itemIndex);
 	const accountId = version === 'v3' ? String(context.getNodeParameter('accountId', itemIndex, '')).trim() : undefined;
@@ -95,7 +101,6 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 	const end = parseDateInput(endValue, zone);
 	if (!end) throw invalidField(node, 'End', `${quoted(endValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
 	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const windowMonths = Number(options.windowMonths ?? RECOMMENDED_WINDOW_MONTHS);
 	if (!Number.isInteger(windowMonths) || windowMonths < 1 || windowMonths > MAX_WINDOW_MONTHS) {
 		throw invalidField(node, 'Window Size (Months)', `must be a whole number from 1 to ${MAX_WINDOW_MONTHS}`, itemIndex);
