@@ -105,6 +105,14 @@ describe('create event with values an agent fills in', () => {
 		});
 	});
 
+	it('dates without a time make an all-day event (End is its last day), with a notice saying so', async () => {
+		const { items, error } = await createEvent({ start: '2026-12-10', end: '2026-12-11' });
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/events/create');
+		expect(create?.body).toMatchObject({ start: '2026-12-10T00:00:00', duration: 'P2D', timeZone: null, showWithoutTime: true });
+		expect(items[0].json.notices).toEqual(['Start and End are dates without a time, so the event is all-day (End is its last day).']);
+	});
+
 	it('a time with an offset is converted into the event\'s time zone', async () => {
 		const { items, error } = await createEvent({ start: '2026-12-01T09:00:00+01:00', end: '2026-12-01T10:30:00+01:00', timeZone: 'Europe/London' });
 		expect(error).toBeUndefined();

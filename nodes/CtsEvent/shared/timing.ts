@@ -56,6 +56,10 @@ const FLOATING_HINT =
  */
 export function eventTiming(input: TimingInput): { timing: EventTiming; notices: string[] } {
 	if (input.allDay) return { timing: allDayTiming(input), notices: [] };
+	if (isDateOnly(input.start) && (isDateOnly(input.end) || (input.end === undefined && isWholeDays(input.duration)))) {
+		// Dates without a time (as an AI agent or a spreadsheet gives them) mean whole days.
+		return { timing: allDayTiming(input), notices: ['Start and End are dates without a time, so the event is all-day (End is its last day).'] };
+	}
 
 	const zone = input.timeZone;
 	if (zone === undefined || zone === null || zone === '') {
@@ -83,6 +87,9 @@ export function eventTiming(input: TimingInput): { timing: EventTiming; notices:
 	}
 	return { timing: { start: toLocalDateTime(start, zone), duration, timeZone: zone, showWithoutTime: false }, notices };
 }
+
+const isDateOnly = (value: unknown): value is string => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim());
+const isWholeDays = (value: unknown): boolean => typeof value === 'string' && /^P\d+[DW]$/.test(value.trim());
 
 function allDayTiming(input: TimingInput): EventTiming {
 	const first = parseDateInput(input.start, 'UTC');
