@@ -1,5 +1,5 @@
 import { DateTime, Duration, IANAZone } from 'luxon';
-import { quoted } from './errors';
+import { EXPRESSION_ADVICE, quoted } from './errors';
 
 /** The service's LocalDateTime: exactly 19 characters, no offset, no `Z`. */
 export const LOCAL_DATE_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
@@ -16,8 +16,7 @@ export function isIanaZone(zone: unknown): zone is string {
 }
 
 /** How to give a date and time, for errors about a value that is not one. */
-export const DATE_TIME_HINT =
-	'Use ISO 8601, for example 2026-11-25T17:00:00 (a time in the chosen time zone), 2026-11-25T17:00:00+01:00, 2026-11-25, or an expression such as {{ $now.plus({ days: 1 }) }}.';
+export const DATE_TIME_HINT = `Use ISO 8601, for example 2026-11-25T17:00:00 (a time in the chosen time zone), 2026-11-25T17:00:00+01:00, 2026-11-25${EXPRESSION_ADVICE}.`;
 
 /** What is wrong with a zone the service would refuse, for an error naming the field. */
 export function notIanaZoneProblem(zone: unknown): string {

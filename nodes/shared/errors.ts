@@ -281,6 +281,14 @@ export function isNetworkError(error: unknown): boolean {
 	return typeof (error as NodeApiError)?.context?.networkErrorCode === 'string';
 }
 
+/** Advice in hints that only a person editing the workflow can follow: a tool's caller sends values, not expressions. */
+export const EXPRESSION_ADVICE = ', or an expression such as {{ $now.plus({ days: 1 }) }}';
+
+/** Whether the node runs as a tool of an AI agent or MCP server: n8n names a node's tool variant `<type>Tool`. */
+export function isToolNode(node: INode): boolean {
+	return node.type.endsWith('Tool');
+}
+
 /** An error raised by the node before any request, naming the field and what is wrong. */
 export function invalidField(
 	node: INode,
@@ -289,7 +297,10 @@ export function invalidField(
 	itemIndex: number,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(node, `${field}: ${problem}`, { itemIndex, description });
+	return new NodeOperationError(node, `${field}: ${problem}`, {
+		itemIndex,
+		description: isToolNode(node) ? description?.replace(EXPRESSION_ADVICE, '') : description,
+	});
 }
 
 /**

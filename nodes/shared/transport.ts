@@ -15,7 +15,7 @@ import {
 
 import { BudgetExhausted, budgetOf, pause, pointsFor, type Ticket } from './budget';
 import { credentialUserKey, type CredentialType, type ServiceContext } from './credentialUser';
-import { errorItem, fieldLabel, isNetworkError, isRedirect, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
+import { errorItem, fieldLabel, isNetworkError, isRedirect, isToolNode, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
 import { itemState } from './itemState';
 import { triggerSpender } from './triggerBudget';
 
@@ -173,9 +173,9 @@ function executionCancelSignal(context: IExecuteFunctions | IExecuteSingleFuncti
 	return ended;
 }
 
-/** Whether the node runs as a tool of an AI agent or MCP server: n8n names a node's tool variant `<type>Tool`. */
+/** Whether the node runs as a tool of an AI agent or MCP server (see {@link isToolNode}). */
 export function isTool(context: ServiceContext): boolean {
-	return context.getNode().type.endsWith('Tool');
+	return isToolNode(context.getNode());
 }
 
 interface WaitingRules {

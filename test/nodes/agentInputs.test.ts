@@ -197,6 +197,27 @@ describe('update event and answer an invitation with values an agent fills in', 
 	});
 });
 
+describe('as a tool (the node type n8n names <type>Tool), errors give advice a caller can follow', () => {
+	const tools = new Engine({ ctsEventTool: new CtsEvent(), ctsTaskTool: new CtsTask() });
+
+	it.each([
+		['Event Create', 'ctsEventTool', { resource: 'event', operation: 'create', calendarId: byId('cal-alice-a-primary'), title: 'x', start: 'tomorrow at ten', endMode: 'end', end: '2026-12-01T10:00:00', timeZone: 'Europe/Berlin' }],
+		['Event Get Many', 'ctsEventTool', { resource: 'event', operation: 'getAll', accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: 'next week', end: '2026-12-08T00:00:00', returnAll: true }],
+		['Task Create', 'ctsTaskTool', { resource: 'task', operation: 'create', title: 'x', additionalFields: { due: 'friday', timeZone: 'Europe/Berlin' } }],
+	])('%s: a date in words is refused with how to write one, never with an expression', async (_name, type, parameters) => {
+		const { error } = await tools.runNode({ type, parameters: parameters as IDataObject, credentials: apiKey() });
+		expect(error?.message).toMatch(/is not a date/);
+		expect(error?.description).toMatch(/^Use ISO 8601, for example 2026-11-25T17:00:00/);
+		expect(error?.description).not.toContain('expression');
+		expect(await apiCalls()).toEqual([]);
+	});
+
+	it('in a workflow the same error still suggests an expression', async () => {
+		const { error } = await runEvent({ operation: 'getAll', accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: 'next week', end: '2026-12-08T00:00:00', returnAll: true });
+		expect(error?.description).toContain('or an expression such as {{ $now.plus({ days: 1 }) }}');
+	});
+});
+
 describe('list events in the time zone an agent names', () => {
 	it('a range without offset is read in the Time Zone option: a 01:00 Berlin event on that day is listed', async () => {
 		await sandbox.api('POST', '/v3/events/create', {
