@@ -256,7 +256,7 @@ export const MCP_TOOLS = [
 		name: 'list_calendars',
 		type: 'ctsEvent',
 		description:
-			'List the user\'s calendars: id (the calendarId of the event tools), accountId, name and whether the user may write to it. Call it first to learn the calendar IDs.',
+			'List the user\'s calendars: id (the calendarId of the other tools), accountId, the user\'s name for it, the account\'s e-mail, whether events can be written to it and whether its account is connected. Call it first to learn the calendar IDs.',
 		parameters: { resource: 'calendar', operation: 'getAll', returnAll: true },
 	},
 	{
@@ -269,9 +269,9 @@ export const MCP_TOOLS = [
 			operation: 'create',
 			calendarId: aiId('calendarId', `ID of the calendar to create the event in (id from list_calendars). ${PASS_BACK}`),
 			title: ai('title', 'Title of the event'),
-			start: ai('start', `Start of the event: ${LOCAL_TIME}`),
+			start: ai('start', `Start of the event: ${LOCAL_TIME}. For an all-day event give the date only, e.g. 2026-12-01`),
 			endMode: 'end',
-			end: ai('end', 'End of the event, after the start: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (or with an offset, as start)'),
+			end: ai('end', 'End of the event, after the start: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (or with an offset, as start). For an all-day event the last day, date only (a one-day event: the same date as start)'),
 			timeZone: ai('timeZone', 'IANA time zone the event happens in, e.g. Europe/Berlin (not an offset such as +01:00)'),
 			additionalFields: {
 				description: ai('description', 'Details of the event as plain text. Empty string: none', 'string', ''),
@@ -290,10 +290,11 @@ export const MCP_TOOLS = [
 			operation: 'getAll',
 			accountId: ai('accountId', `Account of the calendars (accountId from list_calendars or of an event). ${PASS_BACK}`),
 			calendarIds: ai('calendarIds', 'IDs of the calendars to read, separated by commas (id from list_calendars)'),
-			start: ai('rangeStart', 'Events that end after this moment are listed: ISO 8601 date and time with offset, e.g. 2026-12-01T00:00:00+01:00 (without offset it is read in the time zone of the n8n workflow)'),
+			start: ai('rangeStart', 'Events that end after this moment are listed: local date and time, e.g. 2026-12-01T00:00:00, read in timeZone (or with an offset, e.g. 2026-12-01T00:00:00+01:00)'),
 			end: ai('rangeEnd', 'Events that start before this moment are listed, in the same format as rangeStart'),
 			returnAll: false,
 			limit: ai('limit', 'Most events to return, 1 to 100', 'number', 50),
+			options: { timeZone: ai('timeZone', `IANA time zone rangeStart and rangeEnd are read in, e.g. Europe/Berlin. Empty string: the user's time zone (see ${'`'}now${'`'})`, 'string', '') },
 		},
 	},
 	{
@@ -316,6 +317,85 @@ export const MCP_TOOLS = [
 				description: ai('description', 'New details as plain text. Empty string: keep them', 'string', ''),
 			},
 		},
+	},
+	{
+		name: 'delete_event',
+		type: 'ctsEvent',
+		description: 'Delete an event (for a recurring event: only the occurrence whose id is given). An event that is already gone counts as deleted.',
+		parameters: {
+			resource: 'event',
+			operation: 'delete',
+			calendarId: aiId('calendarId', `calendarId of the event, as create_event or list_events returned it. ${PASS_BACK}`),
+			eventId: aiId('eventId', `id of the event, as create_event or list_events returned it. ${PASS_BACK}`),
+			seriesUpdateMode: 'single',
+			goneIsSuccess: true,
+		},
+	},
+	{
+		name: 'find_free_time',
+		type: 'ctsEvent',
+		description:
+			'Find free time in the user\'s calendars (every calendar the user may read, across accounts): free slots of at least minimumMinutes within working hours (Monday to Friday, 09:00 to 17:00 in timeZone). Returns one item per slot with start and end, or a notice when nothing is free; a calendar that cannot be read is left out and named in the notices.',
+		parameters: {
+			resource: 'calendar',
+			operation: 'findFreeTime',
+			calendars: [],
+			freeTimeOutput: 'slots',
+			start: ai('rangeStart', `Beginning of the time to search: ${LOCAL_TIME}`),
+			end: ai('rangeEnd', 'End of the time to search, at most 6 months after rangeStart, in the same format'),
+			timeZone: ai('timeZone', `IANA time zone of the range and the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (see ${'`'}now${'`'})`, 'string', ''),
+			minimumMinutes: ai('minimumMinutes', 'Shortest free slot to return, in minutes', 'number', 30),
+			workingHours: 'hours',
+			options: { unreadableCalendars: 'skip' },
+		},
+	},
+	{
+		name: 'update_task',
+		type: 'ctsTask',
+		description: 'Change a task. Only the fields given change; leave a field as an empty string to keep it. Returns the task.',
+		parameters: {
+			resource: 'task',
+			operation: 'update',
+			taskId: aiId('taskId', `id of the task, as create_task or list_my_tasks returned it. ${PASS_BACK}`),
+			updateFields: {
+				title: ai('title', 'New title. Empty string: keep it', 'string', ''),
+				due: ai('due', `New due date: ${LOCAL_TIME}. Empty string: keep it`, 'string', ''),
+				timeZone: ai('timeZone', 'IANA time zone of the due date, e.g. Europe/Berlin. Empty string: keep it', 'string', ''),
+				priority: ai('priority', 'New priority from 1 (highest) to 9 (lowest), 0 for none, e.g. "3". Empty string: keep it', 'string', ''),
+				description: ai('description', 'New details as plain text. Empty string: keep them', 'string', ''),
+			},
+			returnTask: true,
+		},
+	},
+	{
+		name: 'complete_task',
+		type: 'ctsTask',
+		description: 'Mark a task as completed; it leaves the list of open tasks. Returns the task.',
+		parameters: {
+			resource: 'task',
+			operation: 'close',
+			taskId: aiId('taskId', `id of the task, as create_task or list_my_tasks returned it. ${PASS_BACK}`),
+			returnTask: true,
+		},
+	},
+	{
+		name: 'delete_task',
+		type: 'ctsTask',
+		description: 'Delete a task for good (to finish it, use complete_task instead).',
+		parameters: {
+			resource: 'task',
+			operation: 'delete',
+			taskId: aiId('taskId', `id of the task, as create_task or list_my_tasks returned it. ${PASS_BACK}`),
+		},
+	},
+	{
+		name: 'now',
+		nodeType: 'n8n-nodes-base.dateTimeTool',
+		typeVersion: 2,
+		description:
+			"The current date and time with its offset, and the user's time zone, e.g. 2026-12-01T09:30:00+01:00 in Europe/Berlin. Call it before working out dates such as \"tomorrow\" or \"next Monday\".",
+		// luxon's `z` is the IANA name of the workflow's time zone.
+		parameters: { operation: 'formatDate', date: '={{ $now }}', format: 'custom', customFormat: "yyyy-MM-dd'T'HH:mm:ssZZ' in 'z", outputFieldName: 'now', options: { timezone: true } },
 	},
 	{
 		name: 'answer_invitation',
@@ -347,19 +427,20 @@ export function mcpServerWorkflow(prefix, credentials) {
 			path: MCP_PATH,
 			authentication: 'none',
 			instructions:
-				'Calendar and task tools. Call list_calendars first to learn calendar and account IDs. Times are local date and time in an IANA time zone. Pass IDs back exactly as you received them.',
+				'Calendar and task tools. Call now to learn the current time and the user\'s time zone, and list_calendars to learn calendar and account IDs. Times are local date and time in an IANA time zone. Pass IDs back exactly as you received them.',
 		},
 	};
 	const tools = MCP_TOOLS.map((tool, index) => {
-		const credential = credentials[tool.credential ?? 'api'];
+		// The CTS tools use a credential; n8n's own Date & Time tool (`now`) needs none.
+		const credential = tool.nodeType ? undefined : credentials[tool.credential ?? 'api'];
 		return {
 			id: randomUUID(),
 			name: tool.name,
-			type: `${prefix}.${tool.type}Tool`,
-			typeVersion: 1,
+			type: tool.nodeType ?? `${prefix}.${tool.type}Tool`,
+			typeVersion: tool.typeVersion ?? 1,
 			position: [180 * index, 260],
 			parameters: { descriptionType: 'manual', toolDescription: tool.description, ...tool.parameters },
-			credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+			...(credential ? { credentials: { [credential.type]: { id: credential.id, name: credential.name } } } : {}),
 		};
 	});
 	const connections = Object.fromEntries(tools.map((tool) => [tool.name, { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] }]));

@@ -226,6 +226,67 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		assert.equal(stored.participants[base64('alice@sandbox.example')].participationStatus, 'tentative');
 	});
 
+	it("an agent's job: learn the time, find the calendar and free time, book tomorrow 10:00 for 30 min with two people, list tomorrow in the user's zone, delete it; finish tasks", async () => {
+		await sandbox.reset();
+		const now = await call('now', {});
+		assert.equal(now.isError, false, now.text);
+		const [{ now: current }] = now.json;
+		// n8n runs here with GENERIC_TIMEZONE=UTC: the user's time zone is UTC.
+		assert.match(current, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00 in UTC$/, 'the current time with its offset, and the zone');
+		assert.deepEqual(now.sent, []);
+		const tomorrow = new Date(Date.parse(current.split(' in ')[0]) + 24 * 3600_000).toISOString().slice(0, 10);
+
+		const calendars = await call('list_calendars', {});
+		assert.ok(calendars.text.length < 1500, `list_calendars is small: ${calendars.text.length} characters`);
+		const personal = calendars.json.find((calendar) => calendar.name === 'Personal' && calendar.writable);
+		assert.deepEqual(Object.keys(personal).sort(), ['accountEmail', 'accountId', 'connected', 'id', 'name', 'provider', 'writable']);
+		assert.ok(calendars.json.some((calendar) => calendar.connected === false && calendar.writable === false && calendar.connectionProblem), 'a lost connection is marked, not listed as writable');
+
+		const free = await call('find_free_time', { rangeStart: `${tomorrow}T00:00:00`, rangeEnd: `${tomorrow}T23:59:00`, timeZone: 'Europe/Berlin', minimumMinutes: 30 });
+		assert.equal(free.isError, false, free.text);
+
+		const booked = await call('create_event', {
+			calendarId: personal.id,
+			title: 'Review',
+			start: `${tomorrow}T10:00:00`,
+			end: `${tomorrow}T10:30:00`,
+			timeZone: 'Europe/Berlin',
+			attendees: 'Carol <carol@example.com>; dave@example.com',
+		});
+		assert.equal(booked.isError, false, booked.text);
+		const participants = Object.values(only(booked.sent, 'POST', '/v3/events/create').body.participants);
+		assert.deepEqual(participants.map(({ email, name }) => ({ email, name })), [{ email: 'carol@example.com', name: 'Carol' }, { email: 'dave@example.com', name: undefined }]);
+		const [event] = booked.json;
+
+		// Midnight to midnight in Berlin, whatever zone n8n runs in.
+		const day = await call('list_events', { accountId: personal.accountId, calendarIds: personal.id, rangeStart: `${tomorrow}T00:00:00`, rangeEnd: `${tomorrow}T23:59:59`, timeZone: 'Europe/Berlin' });
+		assert.equal(day.isError, false, day.text);
+		assert.deepEqual(day.json.map((item) => [item.id, item.start, item.timeZone]), [[event.id, `${tomorrow}T10:00:00`, 'Europe/Berlin']]);
+
+		const deleted = await call('delete_event', { calendarId: event.calendarId, eventId: event.id });
+		assert.equal(deleted.isError, false, deleted.text);
+		assert.equal(only(deleted.sent, 'POST', '/v3/events/delete').status, 204);
+		const after = await call('list_events', { accountId: personal.accountId, calendarIds: personal.id, rangeStart: `${tomorrow}T00:00:00`, rangeEnd: `${tomorrow}T23:59:59`, timeZone: 'Europe/Berlin' });
+		assert.equal(after.isError, false, after.text);
+		assert.ok(!after.text.includes(event.id), `the deleted event is not listed: ${after.text}`);
+
+		const task = (await call('create_task', { title: 'Draft the agenda' })).json[0];
+		const changed = await call('update_task', { taskId: task.id, priority: '3', title: '' });
+		assert.equal(changed.isError, false, changed.text);
+		assert.deepEqual(only(changed.sent, 'POST', '/v3/tasks/update').body, { id: task.id, priority: 3 });
+		const completed = await call('complete_task', { taskId: task.id });
+		assert.equal(completed.isError, false, completed.text);
+		assert.equal(completed.json[0].progress, 'completed');
+		const other = (await call('create_task', { title: 'Obsolete' })).json[0];
+		const removed = await call('delete_task', { taskId: other.id });
+		assert.equal(removed.isError, false, removed.text);
+		const open = await call('list_my_tasks', {});
+		assert.deepEqual((open.json ?? []).filter((listed) => [task.id, other.id].includes(listed.id)), []);
+
+		const declined = await call('answer_invitation', { eventId: 'bm90LWFuLWV2ZW50', response: 'Decline' });
+		assert.ok(declined.sent.some((request) => request.path === '/v1/events/decline'), 'a capitalised answer is understood');
+	});
+
 	it('wrong arguments come back as readable errors naming the field, and nothing is sent', async () => {
 		await sandbox.reset();
 		const event = { calendarId: 'cal-alice-a-primary', title: 'Planning', start: '2026-12-03T10:00:00', end: '2026-12-03T11:00:00', timeZone: 'Europe/Berlin' };
@@ -259,6 +320,29 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		assert.equal(unknown.isError, true);
 		assert.match(unknown.text, /Event not found[\s\S]*HTTP 404 · errorRef [\w-]+/);
 		assert.equal(only(unknown.sent, 'POST', '/v3/events/update').status, 404);
+	});
+
+	it('with the budget used up, a tool answers within 20 s with the reset time, and nothing is written later', async () => {
+		await sandbox.reset();
+		// Two creates with the task read back: 4 points.
+		await sandbox.control('limits', { points: 4, windowSeconds: 900 });
+		try {
+			for (const title of ['first', 'second']) {
+				const created = await call('create_task', { title, due: '', timeZone: '', description: '' });
+				assert.equal(created.isError, false, created.text);
+			}
+			const started = Date.now();
+			const refused = await call('create_task', { title: 'third' });
+			const elapsed = Date.now() - started;
+			assert.equal(refused.isError, true, refused.text);
+			assert.ok(elapsed < 20_000, `answered in ${elapsed} ms`);
+			assert.match(refused.text, /point budget is used up[\s\S]*resets at \d{4}-\d\d-\d\dT/);
+			await sleep(3000);
+			const creates = (await sandbox.requests()).filter((request) => request.path === '/v3/tasks/create');
+			assert.equal(creates.length, 2, 'the refused call wrote nothing afterwards');
+		} finally {
+			await sandbox.control('limits', { points: null });
+		}
 	});
 });
 

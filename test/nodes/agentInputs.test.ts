@@ -212,6 +212,18 @@ describe('as a tool (the node type n8n names <type>Tool), errors give advice a c
 		expect(await apiCalls()).toEqual([]);
 	});
 
+	it('Task Update: empty values an agent leaves mean "keep it", and a priority written as text is a number', async () => {
+		const id = await sandbox.createTask({ title: 'Keep me' });
+		await sandbox.clearRequests();
+		const { error } = await tools.runNode({
+			type: 'ctsTaskTool',
+			parameters: { resource: 'task', operation: 'update', taskId: byId(id), updateFields: { title: '', due: '', timeZone: '', priority: '3', description: '' }, returnTask: false },
+			credentials: apiKey(),
+		});
+		expect(error).toBeUndefined();
+		expect((await apiCalls()).map((call) => call.body)).toEqual([{ id, priority: 3 }]);
+	});
+
 	it('in a workflow the same error still suggests an expression', async () => {
 		const { error } = await runEvent({ operation: 'getAll', accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: 'next week', end: '2026-12-08T00:00:00', returnAll: true });
 		expect(error?.description).toContain('or an expression such as {{ $now.plus({ days: 1 }) }}');

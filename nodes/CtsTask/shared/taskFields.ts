@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { isIsoDuration, parseDateInput } from '../../shared/dates';
-import { invalidField, quoted } from '../../shared/errors';
+import { invalidField, isToolNode, quoted } from '../../shared/errors';
 import {
 	listOrIdField,
 	sendUnlessEmpty,
@@ -155,6 +155,8 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 				send: {
 					preSend: [
 						sendConverted(`${collection}.priority`, 'Priority', 'priority', (value) => {
+							// Added but left empty (or an empty string from an AI agent): nothing to change.
+							if (isEmptyValue(value)) return undefined;
 							const priority = Number(value);
 							if (!Number.isInteger(priority)) throw new Error(`${quoted(value)} is not a whole number from 0 to 9`);
 							if (priority > 9) throw new Error('priority must not be greater than 9');
@@ -222,12 +224,16 @@ export function estimatedDurationOption(collection: string): INodeProperties {
 	};
 }
 
-/** Refuses an empty title before any request, with the service's own wording. */
+/**
+ * Refuses an empty title before any request, with the service's own wording. As a tool, an empty
+ * title on an update means "keep it", as tool descriptions tell an agent for optional values.
+ */
 export async function checkTitle(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const body = requestOptions.body as IDataObject;
+	if ('title' in body && body.title === undefined && isToolNode(this.getNode()) && this.getNodeParameter('operation', '') === 'update') delete body.title;
 	if ('title' in body && (typeof body.title !== 'string' || body.title.length < 1)) {
 		throw invalidField(this.getNode(), 'Title', 'title must be longer than or equal to 1 characters', this.getItemIndex());
 	}
