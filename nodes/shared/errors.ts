@@ -65,13 +65,30 @@ const STATUS_HEADLINES: Record<number, string> = {
 
 const STATUS_HINTS: Record<number, string> = {
 	401: 'The service did not accept the credential: check the API key (CTS API) or the bearer token (CTS Sync API), and that it has not expired.',
-	403: 'The credential is valid, but its plan lacks API access.',
 	429: 'The point budget of the account is used up (300 points per 15 minutes; each list call costs 10 points, other calls 1). Wait until it resets or spread the work out.',
 };
 
 /** A 401 or 403 about the calendar connection of one account: the credential itself is fine. */
 const CONNECTION_HINT =
 	'The credential works; the connection between the service and this calendar account has expired or was revoked. Reconnect the account in the service, then run the workflow again.';
+
+/** What a 403 means, by the service's reason: each cause has its own next step. */
+function accessDeniedHint(message: string): string {
+	if (/read-only|may not write|cannot be created, changed or deleted/i.test(message)) {
+		return 'Choose a calendar you can write to (Calendar → Get Many shows "writable" for each).';
+	}
+	if (/answering invitations|mayRSVP/i.test(message)) return 'Invitations cannot be answered in this calendar: answer them in a calendar that allows it.';
+	if (/plan|API access/i.test(message)) return 'The credential is valid, but its plan lacks API access: the account needs a plan that includes it.';
+	return 'The service refused this request for this credential: check that the account may do it.';
+}
+
+/** Where the ID of a thing that was not found comes from, by resource. */
+const NOT_FOUND_HINTS: Record<string, string> = {
+	event:
+		'Check the Event ID: it is the "id" an event operation or the trigger returned (not the calendarId, uid or masterEventId). A deleted or cancelled event is not found either.',
+	task: 'Check the Task ID: it is the "id" a task operation or the trigger returned. Completed and deleted tasks can still be read by ID.',
+	tag: 'Check the Tag ID: choose the tag from the list, or use the "id" Tag → Get Many returned.',
+};
 
 function isConnectionProblem(status: number, message: string, context: unknown): boolean {
 	if (status !== 401 && status !== 403) return false;
@@ -174,12 +191,18 @@ export function serviceError(
 	if (retryAfter !== undefined) details.push(`retry after ${retryAfter} s`);
 	const hint = isConnectionProblem(status, serviceMessage, body.context)
 		? CONNECTION_HINT
-		: (STATUS_HINTS[status] ?? (status >= 500 ? 'This is usually temporary: try again later.' : ''));
+		: status === 403
+			? accessDeniedHint(serviceMessage)
+			: status === 404 && resource && NOT_FOUND_HINTS[resource]
+				? NOT_FOUND_HINTS[resource]
+				: (STATUS_HINTS[status] ?? (status >= 500 ? 'This is usually temporary: try again later.' : ''));
 	const description = [details.join(' · '), hint].filter(Boolean).join('. ');
 
 	// The errorRef is shown once, in the description. Under "Continue On Fail" n8n keeps only the
 	// message in the output item, so there the message carries it (`refInMessage`, see errorItem).
-	const text = serviceMessage ? `${headline(status, resource)}: ${serviceMessage}` : headline(status, resource);
+	// A service message that only repeats the headline ("Event not found: Event not found") is left out.
+	const title = headline(status, resource);
+	const text = serviceMessage && serviceMessage.toLowerCase() !== title.toLowerCase() ? `${title}: ${serviceMessage}` : title;
 	const error = new NodeApiError(node, { ...body } as JsonObject, {
 		message: refInMessage && errorRef ? `${text} (errorRef ${errorRef})` : text,
 		description,
@@ -198,6 +221,34 @@ export function serviceError(
 	if (errorRef) error.context.errorRef = errorRef;
 	if (retryAfter !== undefined) error.context.retryAfterSeconds = retryAfter;
 	if (body.context !== undefined) error.context.serviceContext = body.context;
+	return error;
+}
+
+/** Whether an answer's body is the service's error body (every error it raises carries an `errorRef`). */
+export function isServiceErrorBody(body: unknown): boolean {
+	return !!body && typeof body === 'object' && !Buffer.isBuffer(body) && typeof (body as IDataObject).errorRef === 'string';
+}
+
+/**
+ * The error for a 404 that is not the service's (an HTML page, another server's JSON): the
+ * address in the credential points elsewhere, e.g. at n8n itself.
+ */
+export function notTheServiceError(
+	node: INode,
+	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'headers'>,
+	addressField: string,
+	itemIndex?: number,
+): NodeApiError {
+	const contentType = printable(String(response.headers?.['content-type'] ?? 'no content type').split(';')[0], 100);
+	const message = `The ${addressField} does not point at the service: it answered HTTP ${response.statusCode} with ${contentType}, not the service's answer`;
+	const error = new NodeApiError(node, { message }, {
+		message,
+		description: `Enter the address of the Calendar and Task Service as the credential's ${addressField}, without /v3 or /v1.`,
+		httpCode: String(response.statusCode),
+		itemIndex,
+	});
+	// No httpStatus: nothing may take this 404 for the service's "not found" (an event already deleted, a list an older deployment lacks).
+	error.context.notTheService = true;
 	return error;
 }
 

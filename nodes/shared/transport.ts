@@ -15,7 +15,7 @@ import {
 
 import { BudgetExhausted, budgetOf, pause, pointsFor, type Ticket } from './budget';
 import { credentialUserKey, type CredentialType, type ServiceContext } from './credentialUser';
-import { errorItem, fieldLabel, isNetworkError, isRedirect, isToolNode, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
+import { errorItem, fieldLabel, isNetworkError, isRedirect, isServiceErrorBody, isToolNode, notTheServiceError, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
 import { itemState } from './itemState';
 import { triggerSpender } from './triggerBudget';
 
@@ -58,6 +58,7 @@ function answerError(
 	refInMessage?: boolean,
 ): NodeApiError | undefined {
 	if (isRedirect(response.statusCode)) return redirectError(context.getNode(), response, ADDRESS_FIELD[credentialType], itemIndex);
+	if (response.statusCode === 404 && !isServiceErrorBody(response.body)) return notTheServiceError(context.getNode(), response, ADDRESS_FIELD[credentialType], itemIndex);
 	if (response.statusCode >= 400) return serviceError(context.getNode(), response, itemIndex, resource, refInMessage);
 	return undefined;
 }

@@ -574,7 +574,8 @@ describe('Tag resource', () => {
 		expect(deleted.items[0].json).toEqual({ id, deleted: true });
 		expect((await sandbox.api('GET', '/v3/tags', { qs: { id } })).status).toBe(404);
 		const gone = await runTag({ operation: 'get', tagId: { __rl: true, mode: 'id', value: id } });
-		expect(gone.error?.message).toBe('Tag not found: Tag not found');
+		expect(gone.error?.message).toBe('Tag not found');
+		expect(gone.error?.description).toMatch(/Check the Tag ID: choose the tag from the list/);
 	});
 
 	it.each([
