@@ -1,14 +1,18 @@
 /**
  * `npm run bench:sandbox`: requests per second of the sandbox for get, create and list (tasks and
  * events), the time to list a 6-month window over 200 weekly series, the recurrence expander
- * alone, and what an injected delay costs the call it delays and the call after it.
+ * alone, and what an injected delay costs the call it delays and the call after it; then the
+ * writes again on a sandbox that keeps its state in a data file (`SANDBOX_DATA`), where every
+ * write is saved.
  * Starts the built sandbox (`main.js`) in a child process on a free port, turns rate limiting
  * off, and drives it over keep-alive connections from this process.
  *
  * Options (environment): BENCH_SECONDS (per scenario, default 3), BENCH_CONCURRENCY (default 32).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { expandOccurrences, WEEKDAYS, type RecurrenceRule } from './recurrence';
@@ -90,14 +94,15 @@ async function scenario(base: URL, name: string, next: () => Target): Promise<vo
 	console.log(`${name.padEnd(34)} ${Math.round(done / seconds).toString().padStart(7)} requests/s${failed ? `  (${failed} failed)` : ''}`);
 }
 
-async function main(): Promise<void> {
+/** Starts the built sandbox on a free port, rate limiting off; `dataFile` empty: state in memory. */
+async function startChild(dataFile: string): Promise<{ child: ChildProcess; base: URL }> {
 	const child = spawn(process.execPath, [join(__dirname, 'main.js')], {
-		env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DATA: '' },
+		env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DATA: dataFile },
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const url = await new Promise<string>((resolve, reject) => {
 		let output = '';
-		child.stdout.on('data', (chunk: Buffer) => {
+		child.stdout!.on('data', (chunk: Buffer) => {
 			output += chunk.toString();
 			const match = /listening on (http:\/\/\S+)/.exec(output);
 			if (match) resolve(match[1]);
@@ -105,20 +110,30 @@ async function main(): Promise<void> {
 		child.on('exit', () => reject(new Error(`sandbox exited: ${output}`)));
 	});
 	const base = new URL(url);
+	await fetch(new URL('/_sandbox/limits', base), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ points: null }),
+	});
+	return { child, base };
+}
+
+async function createTasks(base: URL, count: number): Promise<string[]> {
+	const ids: string[] = [];
+	for (let i = 0; i < count; i++) {
+		const created = (await json(base, 'POST', '/v3/tasks/create', { title: `Task ${i}`, priority: i % 10 })) as {
+			data: { id: string };
+		};
+		ids.push(created.data.id);
+	}
+	return ids;
+}
+
+async function main(): Promise<void> {
+	const { child, base } = await startChild('');
 	try {
-		await fetch(new URL('/_sandbox/limits', base), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ points: null }),
-		});
-		const ids: string[] = [];
-		for (let i = 0; i < 500; i++) {
-			const created = (await json(base, 'POST', '/v3/tasks/create', { title: `Task ${i}`, priority: i % 10 })) as {
-				data: { id: string };
-			};
-			ids.push(created.data.id);
-		}
-		console.log(`sandbox at ${url}: ${CONCURRENCY} connections, ${SECONDS} s per scenario, 500 tasks`);
+		const ids = await createTasks(base, 500);
+		console.log(`sandbox at ${base.origin}: ${CONCURRENCY} connections, ${SECONDS} s per scenario, 500 tasks`);
 		let i = 0;
 		await scenario(base, 'GET /v3/tasks (get by id)', () => ({ method: 'GET', path: `/v3/tasks?id=${ids[i++ % ids.length]}` }));
 		await scenario(base, 'GET /v3/tasks (unknown id)', () => ({ method: 'GET', path: '/v3/tasks?id=none' }));
@@ -130,8 +145,36 @@ async function main(): Promise<void> {
 		await benchFaultDelay(base, ids[0]);
 		benchRecurrence();
 	} finally {
-		agent.destroy();
 		child.kill('SIGTERM');
+	}
+	await benchDataFile();
+	agent.destroy();
+}
+
+/**
+ * Writes on a sandbox with a data file: the same creates as above, and updates of existing tasks,
+ * each answered only once the sandbox has saved it as it saves every write.
+ */
+async function benchDataFile(): Promise<void> {
+	const dir = mkdtempSync(join(tmpdir(), 'cts-sandbox-bench-'));
+	const { child, base } = await startChild(join(dir, 'state.json'));
+	try {
+		const ids = await createTasks(base, 500);
+		const body = JSON.stringify({ title: 'Bench', due: '2026-03-01T09:00:00', timeZone: 'Europe/Berlin', priority: 3 });
+		await scenario(base, 'POST /v3/tasks/create (data file)', () => ({ method: 'POST', path: '/v3/tasks/create', body }));
+		let i = 0;
+		await scenario(base, 'POST /v3/tasks/update (data file)', () => ({
+			method: 'POST',
+			path: '/v3/tasks/update',
+			body: JSON.stringify({ id: ids[i % ids.length], title: `Update ${i++}` }),
+		}));
+		const event = JSON.stringify({ accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary', title: 'Bench', start: '2026-03-02T09:00:00', duration: 'PT1H', timeZone: 'Europe/Berlin', showWithoutTime: false });
+		await scenario(base, 'POST /v3/events/create (data file)', () => ({ method: 'POST', path: '/v3/events/create', body: event }));
+	} finally {
+		const exited = new Promise((resolve) => child.once('exit', resolve));
+		child.kill('SIGTERM');
+		await exited;
+		rmSync(dir, { recursive: true, force: true });
 	}
 }
 
