@@ -572,7 +572,14 @@ export class Store {
 		this.journalSeq = entry.seq;
 		this.journalBytes += Buffer.byteLength(line);
 		this.uncommitted.clear();
-		if (this.journalBytes > Math.max(MIN_COMPACTED_JOURNAL_BYTES, this.snapshotBytes)) this.writeSnapshot();
+		if (this.journalBytes > Math.max(MIN_COMPACTED_JOURNAL_BYTES, this.snapshotBytes)) {
+			// The write is saved already: a compaction that fails is only retried with the next commit.
+			try {
+				this.writeSnapshot();
+			} catch (error) {
+				console.error(`sandbox: could not write a snapshot to ${this.dataFile}: ${(error as Error).message}`);
+			}
+		}
 	}
 
 	/** Commits, writes a snapshot that includes the journal, and removes the journal. */
