@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { expandOccurrences, WEEKDAYS, type RecurrenceRule } from './recurrence';
+import { Store, type TaskRecord } from './store';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
 		child.kill('SIGTERM');
 	}
 	await benchDataFile();
+	benchJournal();
 	if (process.env.BENCH_BASELINE) await compareWithBaseline(process.env.BENCH_BASELINE);
 	agent.destroy();
 }
@@ -352,6 +354,50 @@ function benchRecurrence(): void {
 		'recurrence: 200 series, 6 months',
 		`${median(warm).toFixed(1)} ms median of 10 warm runs (first run ${first.ms.toFixed(1)} ms); ${first.total} occurrences, ${((median(warm) * 1000) / first.total).toFixed(2)} µs each; in process, no HTTP`,
 	);
+}
+
+/**
+ * What saving a write costs the store alone, in this process: 50,000 task creates, each committed
+ * as the server commits a request, with a data file (a journal line each) and in memory.
+ */
+function benchJournal(): void {
+	const dir = mkdtempSync(join(tmpdir(), 'cts-sandbox-bench-'));
+	const perWrite = (dataFile: string | undefined) => {
+		const store = new Store({ dataFile });
+		const count = 50_000;
+		const started = process.hrtime.bigint();
+		for (let i = 0; i < count; i++) {
+			const now = new Date().toISOString();
+			const task: TaskRecord = {
+				'@type': 'Task',
+				id: `bench-${i}`,
+				accountId: 'acc-alice-service',
+				integrationId: 'service',
+				taskListId: 'default',
+				title: 'Bench',
+				descriptionContentType: 'text/plain',
+				due: '2026-03-01T09:00:00',
+				timeZone: 'Europe/Berlin',
+				priority: 3,
+				progress: 'needs-action',
+				position: store.nextPosition(),
+				created: now,
+				updated: now,
+			};
+			store.addTask('alice', task);
+			store.commit();
+		}
+		const micros = Number(process.hrtime.bigint() - started) / 1e3 / count;
+		store.close();
+		return micros;
+	};
+	try {
+		const inMemory = perWrite(undefined);
+		const withFile = perWrite(join(dir, 'state.json'));
+		report('store: a task create, committed', `${withFile.toFixed(2)} µs with a data file, ${inMemory.toFixed(2)} µs in memory (50,000 creates; in process, no HTTP)`);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 }
 
 main().catch((error: unknown) => {
