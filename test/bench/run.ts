@@ -614,7 +614,7 @@ async function sectionSandbox(): Promise<void> {
 			continue;
 		}
 		// Times: the list over 200 series, the recurrence expander, injected delays.
-		const time = /^(.+?)\s{2,}(\d[\d.]* ms .*?)(?:; (target\b.*))?$/.exec(line.trim());
+		const time = /^(.+?)\s{2,}(\d[\d.]* (?:ms|µs) .*?)(?:; (target\b.*))?$/.exec(line.trim());
 		if (time) rows.push({ section: '7', benchmark: `Sandbox: ${time[1].trim()}`, measured: time[2], reference: time[3] ?? '' });
 	}
 }

@@ -1,19 +1,28 @@
 /**
  * `npm run bench:sandbox`: requests per second of the sandbox for get, create and list (tasks and
  * events), the time to list a 6-month window over 200 weekly series, the recurrence expander
- * alone, and what an injected delay costs the call it delays and the call after it.
+ * alone, and what an injected delay costs the call it delays and the call after it; then the
+ * writes again on a sandbox that keeps its state in a data file (`SANDBOX_DATA`), where every
+ * write is saved.
  * Starts the built sandbox (`main.js`) in a child process on a free port, turns rate limiting
  * off, and drives it over keep-alive connections from this process.
  *
- * Options (environment): BENCH_SECONDS (per scenario, default 3), BENCH_CONCURRENCY (default 32).
+ * Options (environment): BENCH_SECONDS (per scenario, default 3), BENCH_CONCURRENCY (default 32),
+ * BENCH_BASELINE (another build's `main.js`, e.g. of an earlier commit: the writes are then also
+ * compared with it, see {@link compareWithBaseline}), BENCH_ROUNDS (rounds of that comparison,
+ * default 5).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { expandOccurrences, WEEKDAYS, type RecurrenceRule } from './recurrence';
+import { Store, type TaskRecord } from './store';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const KEY = 'ApiKey sandbox-alice-key';
 
@@ -73,7 +82,8 @@ async function timedCall(base: URL, target: Target): Promise<number> {
 	return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-async function scenario(base: URL, name: string, next: () => Target): Promise<void> {
+/** Requests per second, and how many failed, over BENCH_CONCURRENCY connections for BENCH_SECONDS. */
+async function throughput(base: URL, next: () => Target): Promise<{ rate: number; failed: number }> {
 	const deadline = Date.now() + SECONDS * 1000;
 	let done = 0;
 	let failed = 0;
@@ -87,17 +97,25 @@ async function scenario(base: URL, name: string, next: () => Target): Promise<vo
 	const started = process.hrtime.bigint();
 	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-	console.log(`${name.padEnd(34)} ${Math.round(done / seconds).toString().padStart(7)} requests/s${failed ? `  (${failed} failed)` : ''}`);
+	return { rate: done / seconds, failed };
 }
 
-async function main(): Promise<void> {
-	const child = spawn(process.execPath, [join(__dirname, 'main.js')], {
-		env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DATA: '' },
+async function scenario(base: URL, name: string, next: () => Target): Promise<void> {
+	const { rate, failed } = await throughput(base, next);
+	console.log(`${name.padEnd(34)} ${Math.round(rate).toString().padStart(7)} requests/s${failed ? `  (${failed} failed)` : ''}`);
+}
+
+const THIS_BUILD = join(__dirname, 'main.js');
+
+/** Starts a built sandbox on a free port, rate limiting off; `dataFile` empty: state in memory. */
+async function startChild(main: string, dataFile: string): Promise<{ child: ChildProcess; base: URL }> {
+	const child = spawn(process.execPath, [main], {
+		env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DATA: dataFile },
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const url = await new Promise<string>((resolve, reject) => {
 		let output = '';
-		child.stdout.on('data', (chunk: Buffer) => {
+		child.stdout!.on('data', (chunk: Buffer) => {
 			output += chunk.toString();
 			const match = /listening on (http:\/\/\S+)/.exec(output);
 			if (match) resolve(match[1]);
@@ -105,20 +123,36 @@ async function main(): Promise<void> {
 		child.on('exit', () => reject(new Error(`sandbox exited: ${output}`)));
 	});
 	const base = new URL(url);
+	await fetch(new URL('/_sandbox/limits', base), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ points: null }),
+	});
+	return { child, base };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	child.kill('SIGTERM');
+	await exited;
+}
+
+async function createTasks(base: URL, count: number): Promise<string[]> {
+	const ids: string[] = [];
+	for (let i = 0; i < count; i++) {
+		const created = (await json(base, 'POST', '/v3/tasks/create', { title: `Task ${i}`, priority: i % 10 })) as {
+			data: { id: string };
+		};
+		ids.push(created.data.id);
+	}
+	return ids;
+}
+
+async function main(): Promise<void> {
+	const { child, base } = await startChild(THIS_BUILD, '');
 	try {
-		await fetch(new URL('/_sandbox/limits', base), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ points: null }),
-		});
-		const ids: string[] = [];
-		for (let i = 0; i < 500; i++) {
-			const created = (await json(base, 'POST', '/v3/tasks/create', { title: `Task ${i}`, priority: i % 10 })) as {
-				data: { id: string };
-			};
-			ids.push(created.data.id);
-		}
-		console.log(`sandbox at ${url}: ${CONCURRENCY} connections, ${SECONDS} s per scenario, 500 tasks`);
+		const ids = await createTasks(base, 500);
+		console.log(`sandbox at ${base.origin}: ${CONCURRENCY} connections, ${SECONDS} s per scenario, 500 tasks`);
 		let i = 0;
 		await scenario(base, 'GET /v3/tasks (get by id)', () => ({ method: 'GET', path: `/v3/tasks?id=${ids[i++ % ids.length]}` }));
 		await scenario(base, 'GET /v3/tasks (unknown id)', () => ({ method: 'GET', path: '/v3/tasks?id=none' }));
@@ -130,8 +164,88 @@ async function main(): Promise<void> {
 		await benchFaultDelay(base, ids[0]);
 		benchRecurrence();
 	} finally {
-		agent.destroy();
 		child.kill('SIGTERM');
+	}
+	await benchDataFile();
+	benchJournal();
+	if (process.env.BENCH_BASELINE) await compareWithBaseline(process.env.BENCH_BASELINE);
+	agent.destroy();
+}
+
+const TASK_BODY = JSON.stringify({ title: 'Bench', due: '2026-03-01T09:00:00', timeZone: 'Europe/Berlin', priority: 3 });
+const EVENT_BODY = JSON.stringify({ accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary', title: 'Bench', start: '2026-03-02T09:00:00', duration: 'PT1H', timeZone: 'Europe/Berlin', showWithoutTime: false });
+
+/** The writes measured with a data file (and compared with a baseline): creates, and updates of the tasks `ids`. */
+function writes(ids: string[]): { name: string; next: () => Target }[] {
+	let i = 0;
+	return [
+		{ name: 'POST /v3/tasks/create', next: () => ({ method: 'POST', path: '/v3/tasks/create', body: TASK_BODY }) },
+		{
+			name: 'POST /v3/tasks/update',
+			next: () => ({ method: 'POST', path: '/v3/tasks/update', body: JSON.stringify({ id: ids[i % ids.length], title: `Update ${i++}` }) }),
+		},
+		{ name: 'POST /v3/events/create', next: () => ({ method: 'POST', path: '/v3/events/create', body: EVENT_BODY }) },
+	];
+}
+
+/**
+ * Writes on a sandbox with a data file: the same creates as above, and updates of existing tasks,
+ * each answered only once the sandbox has saved it as it saves every write.
+ */
+async function benchDataFile(): Promise<void> {
+	const dir = mkdtempSync(join(tmpdir(), 'cts-sandbox-bench-'));
+	const { child, base } = await startChild(THIS_BUILD, join(dir, 'state.json'));
+	try {
+		const ids = await createTasks(base, 500);
+		for (const write of writes(ids)) await scenario(base, `${write.name} (data file)`, write.next);
+	} finally {
+		await stopChild(child);
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/**
+ * The writes of {@link writes} on the baseline build and on this one, in memory and with a data
+ * file, one after the other (which goes first changes every round) over BENCH_ROUNDS rounds after
+ * a warm-up round, each measurement on a sandbox reset to 500 tasks. Prints this build's median, the baseline's, and the
+ * median of the round-by-round ratios: the two ran under the same load.
+ */
+async function compareWithBaseline(baselineMain: string): Promise<void> {
+	const dir = mkdtempSync(join(tmpdir(), 'cts-sandbox-bench-'));
+	console.log(`against the baseline ${baselineMain}: ${ROUNDS} rounds, ${SECONDS} s per scenario and build, 500 tasks`);
+	try {
+		for (const dataFile of [false, true]) {
+			const builds = [
+				await startChild(baselineMain, dataFile ? join(dir, 'baseline.json') : ''),
+				await startChild(THIS_BUILD, dataFile ? join(dir, 'this.json') : ''),
+			];
+			try {
+				for (let w = 0; w < writes([]).length; w++) {
+					const rates: [number[], number[]] = [[], []];
+					for (let round = -1; round < ROUNDS; round++) {
+						const warmUp = round < 0;
+						for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) {
+							const { base } = builds[side];
+							await fetch(new URL('/_sandbox/reset', base), { method: 'POST' });
+							await fetch(new URL('/_sandbox/limits', base), { method: 'POST', body: JSON.stringify({ points: null }) });
+							const ids = await createTasks(base, 500);
+							const { rate } = await throughput(base, writes(ids)[w].next);
+							if (!warmUp) rates[side].push(rate);
+						}
+					}
+					const ratios = rates[1].map((rate, round) => rate / rates[0][round]);
+					const rps = (values: number[]) => `${Math.round(median(values))} requests/s`;
+					report(
+						`${writes([])[w].name} (${dataFile ? 'data file' : 'in memory'})`,
+						`${rps(rates[1])} = ${median(ratios).toFixed(2)}× the baseline's ${rps(rates[0])} (rounds ${Math.min(...ratios).toFixed(2)}×–${Math.max(...ratios).toFixed(2)}×)`,
+					);
+				}
+			} finally {
+				for (const { child } of builds) await stopChild(child);
+			}
+		}
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
 	}
 }
 
@@ -240,6 +354,50 @@ function benchRecurrence(): void {
 		'recurrence: 200 series, 6 months',
 		`${median(warm).toFixed(1)} ms median of 10 warm runs (first run ${first.ms.toFixed(1)} ms); ${first.total} occurrences, ${((median(warm) * 1000) / first.total).toFixed(2)} µs each; in process, no HTTP`,
 	);
+}
+
+/**
+ * What saving a write costs the store alone, in this process: 50,000 task creates, each committed
+ * as the server commits a request, with a data file (a journal line each) and in memory.
+ */
+function benchJournal(): void {
+	const dir = mkdtempSync(join(tmpdir(), 'cts-sandbox-bench-'));
+	const perWrite = (dataFile: string | undefined) => {
+		const store = new Store({ dataFile });
+		const count = 50_000;
+		const started = process.hrtime.bigint();
+		for (let i = 0; i < count; i++) {
+			const now = new Date().toISOString();
+			const task: TaskRecord = {
+				'@type': 'Task',
+				id: `bench-${i}`,
+				accountId: 'acc-alice-service',
+				integrationId: 'service',
+				taskListId: 'default',
+				title: 'Bench',
+				descriptionContentType: 'text/plain',
+				due: '2026-03-01T09:00:00',
+				timeZone: 'Europe/Berlin',
+				priority: 3,
+				progress: 'needs-action',
+				position: store.nextPosition(),
+				created: now,
+				updated: now,
+			};
+			store.addTask('alice', task);
+			store.commit();
+		}
+		const micros = Number(process.hrtime.bigint() - started) / 1e3 / count;
+		store.close();
+		return micros;
+	};
+	try {
+		const inMemory = perWrite(undefined);
+		const withFile = perWrite(join(dir, 'state.json'));
+		report('store: a task create, committed', `${withFile.toFixed(2)} µs with a data file, ${inMemory.toFixed(2)} µs in memory (50,000 creates; in process, no HTTP)`);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 }
 
 main().catch((error: unknown) => {

@@ -99,8 +99,18 @@ export function createEvent(store: Store, user: User, account: Account, calendar
 	};
 	if (input.recurrenceRules != null) event.recurrenceRules = input.recurrenceRules;
 	eventsOf(store, user.id).set(event.id, event);
-	store.changed();
+	store.changed('events', user.id, event.id);
 	return event;
+}
+
+/**
+ * Names the stored events a write changed for the store to save: the one the target belongs to
+ * (under its id: a "this and following" update stores a changed copy there) and the one the
+ * update answered with (the new series after a split; otherwise the same event).
+ */
+export function changedEvents(ctx: RequestContext, target: Target, result: Target = target): void {
+	ctx.store.changed('events', ctx.user.id, targetEvent(target).id);
+	ctx.store.changed('events', ctx.user.id, targetEvent(result).id);
 }
 
 /** The account of a stored event, with its connection checked (401/403). */
@@ -188,7 +198,7 @@ function updateEventV3(ctx: RequestContext): Reply {
 		environmentOf(account),
 		ctx.clock.nowIso(),
 	);
-	ctx.store.changed();
+	changedEvents(ctx, target, result);
 	return { status: 200, body: presentTarget(ctx.store, ctx.user.id, result, 'v3') };
 }
 
@@ -197,7 +207,7 @@ function deleteEventV3(ctx: RequestContext): Reply {
 	const body = validate(deleteEventV3Schema, ctx.body);
 	const { target } = locate(ctx, body, (events) => resolveId(events, body.id).target);
 	deleteTarget(target, seriesUpdateMode, ctx.clock.nowIso());
-	ctx.store.changed();
+	changedEvents(ctx, target);
 	return { status: 204 };
 }
 
@@ -223,7 +233,7 @@ function linkTask(ctx: RequestContext): Reply {
 		if (!ctx.store.tasks.get(input.user)?.get(input.taskId)) throw new ApiError(400, 'Invalid task id');
 		event['service.example:metadata'] = { taskId: input.taskId };
 	}
-	ctx.store.changed();
+	ctx.store.changed('events', input.user, event.id);
 	return { status: 200, body: { event: presentTarget(ctx.store, input.user, { kind: 'event', event }, 'v3') } };
 }
 

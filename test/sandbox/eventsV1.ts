@@ -38,7 +38,7 @@ import {
 	type ParticipationStatus,
 	type Target,
 } from './eventModel';
-import { checkedAccountOf, createEvent, environmentOf } from './events';
+import { changedEvents, checkedAccountOf, createEvent, environmentOf } from './events';
 import { LIST_POINTS } from './limits';
 import { RawJson, type Reply, type RequestContext, type Route } from './router';
 import type { Account, Store } from './store';
@@ -126,7 +126,7 @@ function updateEventV1(ctx: RequestContext): Reply {
 	const { account, target } = locate(ctx, body.id);
 	const events = eventsOf(ctx.store, ctx.user.id);
 	const result = updateTarget(events, target, 'single', patchOf(body), environmentOf(account), ctx.clock.nowIso());
-	ctx.store.changed();
+	changedEvents(ctx, target, result);
 	return { status: 200, body: presentTarget(ctx.store, ctx.user.id, result, 'v1') };
 }
 
@@ -135,7 +135,7 @@ function deleteEventV1(ctx: RequestContext): Reply {
 	const { id } = validate(deleteEventV1Schema, ctx.body);
 	const { target } = locate(ctx, id);
 	deleteTarget(target, 'single', ctx.clock.nowIso());
-	ctx.store.changed();
+	changedEvents(ctx, target);
 	return { status: 204 };
 }
 
@@ -150,7 +150,7 @@ function rsvp(status: ParticipationStatus) {
 		const { id } = validate(rsvpSchema, ctx.body);
 		const { account, target } = locate(ctx, id, 'rsvp');
 		respond(target, status, account.ownerEmail, ctx.clock.nowIso());
-		ctx.store.changed();
+		changedEvents(ctx, target);
 		return { status: 204 };
 	};
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run sandbox`: serves the sandbox on http://127.0.0.1:${SANDBOX_PORT:-8787}.
  * `SANDBOX_HOST` changes the address, `SANDBOX_DATA=<file>` keeps the state in a file across
- * restarts. Ctrl-C (SIGINT) or SIGTERM saves pending changes and stops.
+ * restarts (every write is saved before it is answered). Ctrl-C (SIGINT) or SIGTERM writes a
+ * last snapshot and stops.
  */
 import { startSandbox } from './server';
 import { fixtures } from './store';
@@ -45,7 +46,6 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', () => stop('SIGINT'));
 	process.on('SIGTERM', () => stop('SIGTERM'));
-	process.on('exit', () => sandbox.store.flush());
 }
 
 main().catch((error: unknown) => {

@@ -1,16 +1,15 @@
 /**
  * State file (`SANDBOX_DATA` / `dataFile`) and the `npm run sandbox` entry point.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
 
 import { startSandbox, type Sandbox } from './server';
-import { SAVE_DELAY_MS } from './store';
 import { Events } from './support/events';
 import { ALICE, Client } from './support/http';
+import { buildSandbox, runMain } from './support/process';
 
 let dir: string;
 const running: Sandbox[] = [];
@@ -46,15 +45,122 @@ describe('persistence', () => {
 		expect(await second.getTask(kept, 'sandbox-bob-key')).toBeNull();
 	});
 
-	it('persistence: changes are saved shortly after they happen, without a close', async () => {
+	it('persistence: a write is saved before it is answered: the data file and its journal, copied while the sandbox runs, hold it', async () => {
 		const file = join(dir, 'state.json');
 		const client = await start(file);
-		const id = await client.createTask({ title: 'Soon on disk' });
-		await new Promise((resolve) => setTimeout(resolve, SAVE_DELAY_MS * 3));
-		expect(readFileSync(file, 'utf8')).toContain(id);
+		const id = await client.createTask({ title: 'Created' });
+		expect((await client.post('/v3/tasks/update', { id, title: 'Renamed' })).status).toBe(204);
+		const tag = await client.post('/v3/tags/create', { name: 'Saved', color: '#123abc' });
+		// What a kill -9 right now would leave behind.
+		const copy = join(dir, 'copy');
+		mkdirSync(copy);
+		copyFileSync(file, join(copy, 'state.json'));
+		copyFileSync(`${file}.journal`, join(copy, 'state.json.journal'));
+
+		const second = await start(join(copy, 'state.json'));
+		expect((await second.getTask(id)).title).toBe('Renamed');
+		expect((await second.get('/v3/tags', { id: tag.body.id })).body).toMatchObject({ name: 'Saved' });
 	});
 
-	it('persistence: close writes pending changes at once', async () => {
+	it('persistence: every kind of write is saved before it is answered: a copy of the files taken without a close holds the state of the running sandbox', async () => {
+		const file = join(dir, 'state.json');
+		const client = await start(file);
+		await client.control('POST', 'limits', { points: null });
+		const expectStatus = async (res: Promise<{ status: number; text: string }>, status: number) => expect((await res).status).toBe(status);
+		const parent = await client.createTask({ title: 'Parent' });
+		const child = await client.createTask({ title: 'Child', relatedTo: { [parent]: { relation: { parent: true } } } });
+		const other = await client.createTask({ title: 'Other' });
+		await expectStatus(client.post('/v3/tasks/update', { id: other, title: 'Other, renamed', priority: 5 }), 204);
+		await expectStatus(client.post('/v3/tasks/move', { id: other, previousId: null }), 204);
+		await expectStatus(client.post('/v3/tasks/close', { id: other }), 204);
+		await expectStatus(client.post('/v3/tasks/delete', { id: parent }), 204);
+		expect((await client.getTask(child)).deleted).toBe(true);
+		await client.createTask({ title: "Bob's" }, 'sandbox-bob-key');
+		const tag = (await client.post('/v3/tags/create', { name: 'New', color: '#123abc' })).body.id;
+		await expectStatus(client.post('/v3/tags/update', { id: tag, name: 'Renamed' }), 204);
+		await expectStatus(client.post('/v3/tags/delete', { id: 'tag-alice-work' }), 204);
+
+		const events = new Events(() => client);
+		const owner = { [Buffer.from('alice@sandbox.example').toString('base64')]: { email: 'alice@sandbox.example' } };
+		const single = await events.create({ title: 'Single', participants: owner });
+		await events.create({ title: 'Series', recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'weekly' }] });
+		const occurrences = (await events.listEvents()).filter((e: { title: string }) => e.title === 'Series');
+		expect((await events.update({ id: occurrences[1].id, title: 'One changed' })).status).toBe(200);
+		expect((await events.update({ id: occurrences[2].id, title: 'From here on' }, 'future')).status).toBe(200);
+		await expectStatus(events.delete(occurrences[0].id), 204);
+		const token = (await client.control('POST', 'token', { user: 'alice' })).body.token as string;
+		const v1 = (path: string, body: unknown) => client.call('POST', `/v1/events/${path}`, { body, authorization: `Bearer ${token}` });
+		await expectStatus(v1('update', { id: single.id, title: 'Single, via v1' }), 200);
+		await expectStatus(v1('accept', { id: single.id }), 204);
+		const doomed = await events.create({ title: 'Deleted via v1' });
+		await expectStatus(v1('delete', { id: doomed.id }), 204);
+		await expectStatus(client.control('POST', 'events/link-task', { user: 'alice', eventId: single.id, taskId: other }), 200);
+
+		// What a kill -9 right now would leave behind.
+		const copy = join(dir, 'copy');
+		mkdirSync(copy);
+		copyFileSync(file, join(copy, 'state.json'));
+		copyFileSync(`${file}.journal`, join(copy, 'state.json.journal'));
+		const second = await start(join(copy, 'state.json'));
+		const { savedAt: _running, ...running } = client.sandbox.store.snapshot();
+		const { savedAt: _copied, ...copied } = second.sandbox.store.snapshot();
+		expect(copied).toEqual(running);
+	});
+
+	it('persistence: a journal line cut short (a kill during the write) is skipped and the lines before it are replayed; a broken line before the last stops the start', async () => {
+		const file = join(dir, 'state.json');
+		const client = await start(file);
+		const kept = await client.createTask({ title: 'Kept' });
+		const journal = readFileSync(`${file}.journal`, 'utf8');
+		const copy = join(dir, 'copy');
+		mkdirSync(copy);
+		copyFileSync(file, join(copy, 'state.json'));
+		writeFileSync(join(copy, 'state.json.journal'), `${journal}{"seq":99,"positionSeq":9,"records":[["tasks","alice","cut`);
+
+		const second = await start(join(copy, 'state.json'));
+		expect((await second.getTask(kept)).title).toBe('Kept');
+		expect((await second.getTask(await second.createTask({ title: 'After' }))).title).toBe('After');
+
+		const broken = join(dir, 'broken');
+		mkdirSync(broken);
+		copyFileSync(file, join(broken, 'state.json'));
+		writeFileSync(join(broken, 'state.json.journal'), `{"seq":99,"positi\n${journal}`);
+		await expect(startSandbox({ port: 0, dataFile: join(broken, 'state.json') })).rejects.toThrow(/line 1 is not a journal entry/);
+	});
+
+	it('persistence: journal entries a snapshot already includes are not replayed (a kill between writing the snapshot and emptying the journal)', async () => {
+		const file = join(dir, 'state.json');
+		const client = await start(file);
+		const gone = await client.createTask({ title: 'Removed by the reset' });
+		const journal = readFileSync(`${file}.journal`, 'utf8');
+		expect(journal).toContain(gone);
+		await client.reset();
+		await client.sandbox.close();
+		writeFileSync(`${file}.journal`, journal);
+
+		const second = await start(file);
+		expect(await second.getTask(gone)).toBeNull();
+	});
+
+	it('persistence: once the journal grows larger than the snapshot (and 1 MiB), a new snapshot replaces it', async () => {
+		const file = join(dir, 'state.json');
+		const client = await start(file);
+		const description = 'x'.repeat(100_000);
+		const ids: string[] = [];
+		for (let i = 0; i < 30; i++) ids.push(await client.createTask({ title: `Large ${i}`, description }));
+		// 3 MB written: compacted at least once, so the journal holds less than 1 MiB and one more entry.
+		expect(statSync(`${file}.journal`).size).toBeLessThan(1024 * 1024 + 110_000);
+		expect(readFileSync(file, 'utf8')).toContain(ids[0]);
+
+		const copy = join(dir, 'copy');
+		mkdirSync(copy);
+		copyFileSync(file, join(copy, 'state.json'));
+		copyFileSync(`${file}.journal`, join(copy, 'state.json.journal'));
+		const second = await start(join(copy, 'state.json'));
+		expect((await second.listTasks()).map((t) => t.title)).toEqual(ids.map((_, i) => `Large ${i}`));
+	});
+
+	it('persistence: close writes a snapshot and removes the journal', async () => {
 		const file = join(dir, 'state.json');
 		const client = await start(file);
 		const id = await client.createTask();
@@ -135,50 +241,10 @@ describe('persistence', () => {
 	});
 });
 
-/** Compiles the sandbox (without tests) next to the project, so `node` resolves its dependencies. */
-function buildSandbox(): string {
-	const out = join(__dirname, '..', '..', 'build', `main-test-${process.pid}`);
-	const walk = (from: string, to: string) => {
-		mkdirSync(to, { recursive: true });
-		for (const entry of readdirSync(from, { withFileTypes: true })) {
-			if (entry.isDirectory()) continue;
-			if (!entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
-			const source = readFileSync(join(from, entry.name), 'utf8');
-			const { outputText } = ts.transpileModule(source, {
-				compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-			});
-			writeFileSync(join(to, entry.name.replace(/\.ts$/, '.js')), outputText);
-		}
-	};
-	walk(__dirname, out);
-	return out;
-}
-
-function runMain(buildDir: string, env: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string; url: string }> {
-	const child = spawn(process.execPath, [join(buildDir, 'main.js')], { env: { ...process.env, ...env } });
-	let output = '';
-	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`main did not start: ${output}`)), 10_000);
-		child.stdout.on('data', () => {
-			const match = /listening on (http:\/\/\S+)/.exec(output);
-			if (match && output.includes('Ctrl-C')) {
-				clearTimeout(timer);
-				resolve({ child, output: () => output, url: match[1] });
-			}
-		});
-		child.on('exit', () => reject(new Error(`main exited: ${output}`)));
-	});
-}
-
-const exited = (child: ChildProcessWithoutNullStreams) =>
-	new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-
 describe('main', () => {
 	let buildDir: string;
 	beforeAll(() => {
-		buildDir = buildSandbox();
+		buildDir = buildSandbox('main-test');
 	});
 	afterAll(() => {
 		rmSync(buildDir, { recursive: true, force: true });
@@ -198,9 +264,8 @@ describe('main', () => {
 			body: JSON.stringify({ title: 'Across restarts' }),
 		});
 		const { data } = (await created.json()) as { data: { id: string } };
-		const firstExit = exited(first.child);
 		first.child.kill('SIGINT');
-		expect(await firstExit).toBe(0);
+		expect(await first.exited).toBe(0);
 		expect(existsSync(file)).toBe(true);
 
 		const second = await runMain(buildDir, env);
@@ -208,9 +273,8 @@ describe('main', () => {
 			const res = await fetch(`${second.url}/v3/tasks?id=${data.id}`, { headers: { authorization: `ApiKey ${ALICE}` } });
 			expect(((await res.json()) as { data: { task: { title: string } } }).data.task.title).toBe('Across restarts');
 		} finally {
-			const secondExit = exited(second.child);
 			second.child.kill('SIGTERM');
-			expect(await secondExit).toBe(0);
+			expect(await second.exited).toBe(0);
 		}
 	});
 

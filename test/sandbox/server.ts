@@ -7,7 +7,8 @@
  * 3. injected faults (`/_sandbox/faults`): delay, then fail with the configured status;
  * 4. rate limit: charge the route's points, or 429 with `Retry-After` (not charged);
  * 5. body (POST): at most 1 MiB (413, short body), valid JSON (400, short body), empty = `{}`;
- * 6. the route's handler.
+ * 6. the route's handler;
+ * 7. the store commits what the handler changed (with a data file: saved before the answer).
  * Every API call is then written to the request log. Authenticated answers carry the
  * `RateLimit-*` headers. Control routes (`/_sandbox/...`) skip steps 2–4 and the log.
  */
@@ -54,7 +55,7 @@ export interface SandboxOptions {
 	port?: number;
 	/** Host to listen on; default 127.0.0.1. */
 	host?: string;
-	/** State file: loaded at start, saved after every change. Default: memory only. */
+	/** State file: loaded at start; every change is saved before its request is answered. Default: memory only. */
 	dataFile?: string;
 	/** Routes added to {@link defaultRoutes} for this instance. */
 	routes?: Route[];
@@ -210,6 +211,7 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
 	} catch (error) {
 		reply = errorReply(error);
 	}
+	reply = committed(store, reply);
 	entry.status = reply.status;
 	requestLog.add(entry);
 	// The Date header tells the service's time, so it follows the sandbox clock (frozen or not).
@@ -242,7 +244,18 @@ async function handleControl(
 	} catch (error) {
 		reply = errorReply(error);
 	}
+	reply = committed(state.store, reply);
 	send(res, reply.status, reply.body, reply.headers);
+}
+
+/** The reply, once the changes it reports are saved; a 500 when they could not be. */
+function committed(store: Store, reply: Reply): Reply {
+	try {
+		store.commit();
+		return reply;
+	} catch (error) {
+		return errorReply(error);
+	}
 }
 
 function injectedFault(status: number, retryAfterSeconds: number): ApiError {

@@ -3,12 +3,25 @@
  * events and tags (the last three keyed by user), with the fixtures every start and every reset
  * begins from.
  *
- * Persistence is optional: with a data file the state is loaded at start (fixtures when the file
- * does not exist yet) and written after every change, debounced by {@link SAVE_DELAY_MS}.
- * `flush()` writes pending changes at once; `close()` flushes and stops the timer. Writes go to a
+ * Persistence is optional. With a data file, the state on disk is a snapshot (the data file) and a
+ * journal (`<data file>.journal`) of what changed since: one JSON line per request, holding every
+ * record the request changed, whole. The server calls {@link Store.commit} after each request and
+ * before answering it, so an answered write is on disk even if the process is killed right after.
+ * At start the snapshot is loaded, the journal replayed, and a fresh snapshot written; once the
+ * journal grows larger than the snapshot, a new snapshot replaces both. A snapshot goes to a
  * temporary file that is then renamed over the data file, so a crash never leaves half a file.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	closeSync,
+	existsSync,
+	ftruncateSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 
 export type IntegrationId = 'providerA' | 'providerB' | 'caldav';
 
@@ -187,7 +200,19 @@ export class OpenTaskIndex {
 	}
 }
 
-export const SAVE_DELAY_MS = 100;
+/** The collections whose records the journal saves one by one (per user, then per id). */
+export type Collection = 'tasks' | 'events' | 'tags';
+
+/** One journal line: the records one request changed, whole (null: no longer there). */
+interface JournalEntry {
+	/** Numbers the entries; a snapshot records the last one it includes, so replay skips those. */
+	seq: number;
+	positionSeq: number;
+	records: [Collection, string, string, TaskRecord | EventRecord | TagRecord | null][];
+}
+
+/** The journal is compacted into a snapshot once it is larger than the snapshot and than this. */
+const MIN_COMPACTED_JOURNAL_BYTES = 1024 * 1024;
 
 const FORMAT = 'cts-sandbox-state';
 /** Version 2 added tags and the calendar and account details; version 1 files are upgraded on load. */
@@ -343,6 +368,8 @@ interface PersistedState {
 	tasks: Record<string, [string, TaskRecord][]>;
 	events: Record<string, [string, EventRecord][]>;
 	tags: Record<string, [string, TagRecord][]>;
+	/** The last journal entry the snapshot includes (absent before the journal existed: 0). */
+	journalSeq?: number;
 }
 
 export class Store {
@@ -371,17 +398,39 @@ export class Store {
 
 	readonly dataFile: string | undefined;
 
-	private saveTimer: NodeJS.Timeout | undefined;
+	private readonly journalFile: string;
 
-	private dirty = false;
+	/** Records changed since the last commit, by collection, user and id. */
+	private readonly uncommitted = new Map<string, [Collection, string, string]>();
+
+	/** A change not named record by record (a reset): the next commit writes a snapshot. */
+	private wholeStateChanged = false;
+
+	/** The last journal entry written (or included in the snapshot that was loaded). */
+	private journalSeq = 0;
+
+	private journalFd: number | undefined;
+
+	private journalBytes = 0;
+
+	private snapshotBytes = 0;
 
 	constructor(options: { dataFile?: string } = {}) {
 		this.dataFile = options.dataFile;
-		if (this.dataFile && existsSync(this.dataFile)) {
+		this.journalFile = this.dataFile === undefined ? '' : `${this.dataFile}.journal`;
+		if (!this.dataFile) {
+			this.loadFixtures();
+			return;
+		}
+		if (existsSync(this.dataFile)) {
 			this.restore(JSON.parse(readFileSync(this.dataFile, 'utf8')) as unknown, this.dataFile);
+			this.replayJournal();
 		} else {
+			// A journal without its data file belongs to a state someone deleted: it is not replayed.
 			this.loadFixtures();
 		}
+		// From here on the journal holds only entries written by this process, and no cut-off line.
+		this.writeSnapshot();
 	}
 
 	/** Back to the fixtures: no tasks, no events, the fixture tags. */
@@ -427,7 +476,7 @@ export class Store {
 	addTask(userId: string, task: TaskRecord): void {
 		this.tasksOf(userId).set(task.id, task);
 		this.openTasks.get(userId)?.add(task);
-		this.changed();
+		this.changed('tasks', userId, task.id);
 	}
 
 	/**
@@ -439,7 +488,7 @@ export class Store {
 		index?.remove(task);
 		change(task);
 		index?.add(task);
-		this.changed();
+		this.changed('tasks', userId, task.id);
 	}
 
 	/** The events of a user (created empty on first use). */
@@ -477,38 +526,118 @@ export class Store {
 		return false;
 	}
 
-	/** Call after every change of state: schedules a save when there is a data file. */
-	changed(): void {
+	/**
+	 * Call after every change of state, naming the record that changed (its collection, user and
+	 * id), so the next {@link commit} saves it; with no record named, the next commit saves the
+	 * whole state.
+	 */
+	changed(): void;
+	changed(collection: Collection, userId: string, id: string): void;
+	changed(collection?: Collection, userId?: string, id?: string): void {
 		if (!this.dataFile) return;
-		this.dirty = true;
-		if (this.saveTimer) return;
-		this.saveTimer = setTimeout(() => {
-			this.saveTimer = undefined;
-			this.flush();
-		}, SAVE_DELAY_MS);
-		this.saveTimer.unref();
+		if (collection === undefined) this.wholeStateChanged = true;
+		else this.uncommitted.set(`${collection}\n${userId}\n${id}`, [collection, userId!, id!]);
 	}
 
-	/** Writes pending changes now. */
-	flush(): void {
-		if (this.saveTimer) {
-			clearTimeout(this.saveTimer);
-			this.saveTimer = undefined;
+	/**
+	 * Saves the changes since the last commit: appends one journal line holding the changed
+	 * records, in one write(2) that has returned when this returns. The server answers a request
+	 * only after this, so an answered write survives the process being killed (kill -9, a crash):
+	 * what write(2) wrote is in the operating system's page cache, which outlives the process.
+	 * No fsync: only an operating system crash or power loss could lose the last writes, which the
+	 * sandbox accepts to keep a write as fast as without a data file (an fsync costs milliseconds).
+	 * Throws when the line could not be written (the request is then answered 500).
+	 */
+	commit(): void {
+		if (!this.dataFile) return;
+		if (this.wholeStateChanged) {
+			this.writeSnapshot();
+			return;
 		}
-		if (!this.dataFile || !this.dirty) return;
-		const temp = `${this.dataFile}.${process.pid}.tmp`;
+		if (this.uncommitted.size === 0) return;
+		const entry: JournalEntry = { seq: this.journalSeq + 1, positionSeq: this.positionSeq, records: [] };
+		for (const [collection, userId, id] of this.uncommitted.values()) {
+			const record = this.collection(collection).get(userId)?.get(id) as JournalEntry['records'][number][3] | undefined;
+			entry.records.push([collection, userId, id, record ?? null]);
+		}
+		const line = `${JSON.stringify(entry)}\n`;
+		this.journalFd ??= openSync(this.journalFile, 'a');
 		try {
-			writeFileSync(temp, JSON.stringify(this.snapshot()));
-			renameSync(temp, this.dataFile);
-			this.dirty = false;
+			appendFileSync(this.journalFd, line);
 		} catch (error) {
-			console.error(`sandbox: could not save state to ${this.dataFile}: ${(error as Error).message}`);
+			// Cut off what part of the line was written, so the next line starts on a line of its own.
+			ftruncateSync(this.journalFd, this.journalBytes);
+			throw error;
+		}
+		this.journalSeq = entry.seq;
+		this.journalBytes += Buffer.byteLength(line);
+		this.uncommitted.clear();
+		if (this.journalBytes > Math.max(MIN_COMPACTED_JOURNAL_BYTES, this.snapshotBytes)) {
+			// The write is saved already: a compaction that fails is only retried with the next commit.
+			try {
+				this.writeSnapshot();
+			} catch (error) {
+				console.error(`sandbox: could not write a snapshot to ${this.dataFile}: ${(error as Error).message}`);
+			}
 		}
 	}
 
-	/** Flushes and stops the save timer. */
+	/** Commits, writes a snapshot that includes the journal, and removes the journal. */
 	close(): void {
-		this.flush();
+		if (!this.dataFile) return;
+		this.commit();
+		if (this.journalBytes > 0) this.writeSnapshot();
+		if (this.journalFd !== undefined) closeSync(this.journalFd);
+		this.journalFd = undefined;
+		rmSync(this.journalFile, { force: true });
+	}
+
+	/** Writes the whole state as the new snapshot and empties the journal, which it includes. */
+	private writeSnapshot(): void {
+		const dataFile = this.dataFile!;
+		const text = JSON.stringify(this.snapshot());
+		const temp = `${dataFile}.${process.pid}.tmp`;
+		writeFileSync(temp, text);
+		renameSync(temp, dataFile);
+		// A kill between the rename and this leaves entries the snapshot includes: replay skips them by seq.
+		if (this.journalFd !== undefined) ftruncateSync(this.journalFd, 0);
+		else rmSync(this.journalFile, { force: true });
+		this.journalBytes = 0;
+		this.snapshotBytes = text.length;
+		this.uncommitted.clear();
+		this.wholeStateChanged = false;
+	}
+
+	/**
+	 * Applies the journal entries the loaded snapshot does not include. A last line cut short (the
+	 * process was killed while writing it) belonged to a request that was never answered: skipped.
+	 */
+	private replayJournal(): void {
+		if (!existsSync(this.journalFile)) return;
+		const lines = readFileSync(this.journalFile, 'utf8').split('\n');
+		lines.forEach((line, index) => {
+			if (line === '') return;
+			let entry: JournalEntry;
+			try {
+				entry = JSON.parse(line) as JournalEntry;
+			} catch (error) {
+				if (index === lines.length - 1) return;
+				throw new Error(`${this.journalFile}: line ${index + 1} is not a journal entry (${(error as Error).message})`);
+			}
+			if (entry.seq <= this.journalSeq) return;
+			for (const [collection, userId, id, record] of entry.records) {
+				const items = ofUser(this.collection(collection), userId);
+				if (record === null) items.delete(id);
+				else items.set(id, record);
+			}
+			this.positionSeq = entry.positionSeq;
+			this.journalSeq = entry.seq;
+		});
+		this.openTasks = new Map();
+	}
+
+	private collection(name: Collection): Map<string, Map<string, unknown>> {
+		return this[name] as Map<string, Map<string, unknown>>;
 	}
 
 	snapshot(): PersistedState {
@@ -529,6 +658,7 @@ export class Store {
 			tasks: perUser(this.tasks),
 			events: perUser(this.events),
 			tags: perUser(this.tags),
+			journalSeq: this.journalSeq,
 		};
 	}
 
@@ -554,5 +684,6 @@ export class Store {
 		this.events = perUser(state.events);
 		this.openTasks = new Map();
 		this.positionSeq = typeof state.positionSeq === 'number' ? state.positionSeq : 0;
+		this.journalSeq = typeof state.journalSeq === 'number' ? state.journalSeq : 0;
 	}
 }

@@ -122,7 +122,7 @@ function createTag(ctx: RequestContext): Reply {
 	const { name, color } = validate(createTagSchema, ctx.body);
 	const tag: TagRecord = { id: randomUUID(), name, color, updated: ctx.clock.nowIso() };
 	ctx.store.tagsOf(ctx.user.id).set(tag.id, tag);
-	ctx.store.changed();
+	ctx.store.changed('tags', ctx.user.id, tag.id);
 	return { status: 200, body: { id: tag.id, name, color } };
 }
 
@@ -133,7 +133,7 @@ function updateTag(ctx: RequestContext): Reply {
 	if (input.name !== undefined) tag.name = input.name;
 	if (input.color !== undefined) tag.color = input.color;
 	tag.updated = ctx.clock.nowIso();
-	ctx.store.changed();
+	ctx.store.changed('tags', ctx.user.id, tag.id);
 	return { status: 204 };
 }
 
@@ -145,7 +145,7 @@ function deleteTag(ctx: RequestContext): Reply {
 	if (!tag.deleted) {
 		tag.deleted = true;
 		tag.updated = ctx.clock.nowIso();
-		ctx.store.changed();
+		ctx.store.changed('tags', ctx.user.id, tag.id);
 	}
 	return { status: 204 };
 }
