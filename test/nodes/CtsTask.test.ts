@@ -112,13 +112,13 @@ describe('Create', () => {
 	});
 
 	it.each([
-		['an empty title', { title: '={{ "" }}' }, 'Title: title must be longer than or equal to 1 characters'],
+		['an empty title', { title: '={{ "" }}' }, 'Title: must not be empty'],
 		['a due date that is not a date', { title: 'x', additionalFields: { due: 'next tuesday' } }, 'Due: "next tuesday" is not a date and time'],
 		['a time zone abbreviation', { title: 'x', additionalFields: { timeZone: 'EST' } }, 'Time Zone: "EST" is not an IANA time zone'],
 		['a due date in an abbreviated chosen zone', { title: 'x', additionalFields: { due: '2026-12-01T09:00:00', timeZone: 'EST' } }, 'Time Zone: "EST" is not an IANA time zone'],
 		['an offset as time zone', { title: 'x', additionalFields: { timeZone: 'GMT+1' } }, 'Time Zone: "GMT+1" is not an IANA time zone'],
-		['a priority above 9', { title: 'x', additionalFields: { priority: '={{ 12 }}' } }, 'Priority: priority must not be greater than 9'],
-		['a priority below 0', { title: 'x', additionalFields: { priority: '={{ -1 }}' } }, 'Priority: priority must not be less than 0'],
+		['a priority above 9', { title: 'x', additionalFields: { priority: '={{ 12 }}' } }, 'Priority: must be a whole number from 0 to 9'],
+		['a priority below 0', { title: 'x', additionalFields: { priority: '={{ -1 }}' } }, 'Priority: must be a whole number from 0 to 9'],
 		[
 			'a duration that is not ISO 8601',
 			{ title: 'x', additionalFields: { estimatedDuration: '90 minutes' } },
@@ -273,7 +273,7 @@ describe('Update', () => {
 			'Update Fields: add at least one field to change',
 		);
 		expect((await run({ operation: 'update', taskId: id, updateFields: { title: '' } })).error?.message).toContain(
-			'Title: title must be longer than or equal to 1 characters',
+			'Title: must not be empty',
 		);
 		expect(await apiCalls()).toHaveLength(0);
 	});

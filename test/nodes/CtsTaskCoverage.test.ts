@@ -138,8 +138,8 @@ describe('Continue On Fail with input refused before any request', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.error ?? 'created')).toEqual([
 			'created',
-			'Title: title must be longer than or equal to 1 characters',
-			'Priority: priority must not be greater than 9',
+			'Title: must not be empty',
+			'Priority: must be a whole number from 0 to 9',
 			'created',
 		]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);

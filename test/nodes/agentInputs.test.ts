@@ -294,7 +294,7 @@ describe('tasks with values an agent fills in', () => {
 
 	it.each([
 		['a due date in words', { due: 'next friday' }, 'Due: "next friday" is not a date and time'],
-		['a priority out of range', { priority: 12 }, 'Priority: priority must not be greater than 9'],
+		['a priority out of range', { priority: 12 }, 'Priority: must be a whole number from 0 to 9'],
 	])('%s is refused before any request, naming the field', async (_, values, message) => {
 		const { error } = await createTask(values);
 		expect(error?.message).toBe(message);

@@ -579,7 +579,7 @@ describe('Tag resource', () => {
 	});
 
 	it.each([
-		['an empty name', { operation: 'create', name: '={{ "" }}', color: '#123abc' }, 'Name: name must be longer than or equal to 1 characters'],
+		['an empty name', { operation: 'create', name: '={{ "" }}', color: '#123abc' }, 'Name: must not be empty'],
 		['a colour that is not #rrggbb', { operation: 'create', name: 'x', color: '={{ "red" }}' }, 'Color: "red" is not a colour of the form #rrggbb'],
 		['an update with no field', { operation: 'update', tagId: { __rl: true, mode: 'id', value: 'tag-alice-work' }, updateFields: {} }, 'Update Fields: add Name or Color'],
 		['a Limit above what one list call gives', { operation: 'getAll', returnAll: false, limit: 1001 }, 'Limit: must not be greater than 1000'],

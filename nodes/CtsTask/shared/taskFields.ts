@@ -159,8 +159,7 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 							if (isEmptyValue(value)) return undefined;
 							const priority = Number(value);
 							if (!Number.isInteger(priority)) throw new Error(`${quoted(value)} is not a whole number from 0 to 9`);
-							if (priority > 9) throw new Error('priority must not be greater than 9');
-							if (priority < 0) throw new Error('priority must not be less than 0');
+							if (priority > 9 || priority < 0) throw new Error('must be a whole number from 0 to 9');
 							return priority;
 						}),
 					],
@@ -234,8 +233,9 @@ export async function checkTitle(
 ): Promise<IHttpRequestOptions> {
 	const body = requestOptions.body as IDataObject;
 	if ('title' in body && body.title === undefined && isToolNode(this.getNode()) && this.getNodeParameter('operation', '') === 'update') delete body.title;
-	if ('title' in body && (typeof body.title !== 'string' || body.title.length < 1)) {
-		throw invalidField(this.getNode(), 'Title', 'title must be longer than or equal to 1 characters', this.getItemIndex());
+	// A title of spaces only would show as an empty row in every list of tasks.
+	if ('title' in body && (typeof body.title !== 'string' || body.title.trim().length < 1)) {
+		throw invalidField(this.getNode(), 'Title', 'must not be empty', this.getItemIndex());
 	}
 	return requestOptions;
 }

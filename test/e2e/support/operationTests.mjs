@@ -110,7 +110,7 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 		const error = (node) => errorOf(run, node).message;
 
 		assert.match(error('Get Unknown'), /^Task not found: no task with ID "no-such-task"/);
-		assert.equal(error('Create Empty Title'), 'Title: title must be longer than or equal to 1 characters');
+		assert.equal(error('Create Empty Title'), 'Title: must not be empty');
 		assert.match(error('Create Bad Zone'), /^Time Zone: "EST" is not an IANA time zone/);
 		assert.equal(error('Update Nothing'), 'Update Fields: add at least one field to change');
 		assert.match(error('Move Nowhere'), /^Position: choose a new position or a new parent/);

@@ -39,16 +39,10 @@ async function shapeCalendars(this: IExecuteSingleFunctions, items: INodeExecuti
 	return items.map((item) => ({ ...item, json: shape(item.json) }));
 }
 
-export const calendarGetAllOperation = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many calendars',
-	description:
-		"List the calendars of every connected account: the user's name for each, its account, whether events can be written to it and whether its account is connected (10 points, plus 10 for the accounts list at most once a minute for the simplified output)",
-	routing: {
-		request: { method: 'GET' as const, url: '/v3/calendars/list' },
-		output: { postReceive: [{ type: 'rootProperty' as const, properties: { property: 'data.calendars' } }, shapeCalendars] },
-	},
+/** The list call, and the calendars shaped as the Output choice asks. */
+export const calendarGetAllRouting: INodeProperties['routing'] = {
+	request: { method: 'GET', url: '/v3/calendars/list' },
+	output: { postReceive: [{ type: 'rootProperty', properties: { property: 'data.calendars' } }, shapeCalendars] },
 };
 
 export const calendarGetAllDescription: INodeProperties[] = [

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { customOperationRouting } from '../../../shared/transport';
 import { findFreeTime } from './findFreeTime';
 import { FIND_FREE_TIME, findFreeTimeDescription } from './findFreeTimeFields';
-import { calendarGetAllDescription, calendarGetAllOperation } from './getAll';
+import { calendarGetAllDescription, calendarGetAllRouting } from './getAll';
 
 export const CALENDAR_RESOURCE = 'calendar';
 
@@ -24,7 +24,14 @@ export const calendarDescription: INodeProperties[] = [
 					'Free slots, busy blocks or whether a range is free, across the calendars of every account, within working hours (10 points for the calendar list, plus 10 per account per started 2 months of the range)',
 				routing: customOperationRouting(findFreeTime),
 			},
-			calendarGetAllOperation,
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many calendars',
+				description:
+					"List the calendars of every connected account: the user's name for each, its account, whether events can be written to it and whether its account is connected (10 points, plus 10 for the accounts list at most once a minute for the simplified output)",
+				routing: calendarGetAllRouting,
+			},
 		],
 		default: 'getAll',
 	},

@@ -32,7 +32,7 @@ async function checkTag(this: IExecuteSingleFunctions, requestOptions: IHttpRequ
 		throw invalidField(this.getNode(), 'Update Fields', 'add Name or Color', this.getItemIndex());
 	}
 	if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length < 1)) {
-		throw invalidField(this.getNode(), 'Name', 'name must be longer than or equal to 1 characters', this.getItemIndex());
+		throw invalidField(this.getNode(), 'Name', 'must not be empty', this.getItemIndex());
 	}
 	if (body.color !== undefined && (typeof body.color !== 'string' || !COLOR.test(body.color))) {
 		throw invalidField(this.getNode(), 'Color', `${quoted(body.color)} is not a colour of the form #rrggbb`, this.getItemIndex());
