@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
+import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
 import { calendarName } from '../../../shared/calendarLists';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
 import { invalidField, quoted } from '../../../shared/errors';
@@ -13,7 +13,6 @@ import {
 	freeSlots,
 	mergeBusy,
 	type BusyBlock,
-	type BusyEvent,
 	type Interval,
 	type WorkingHours,
 } from '../../../shared/freeTime';
@@ -104,22 +103,6 @@ function times(interval: Interval, zone: string): IDataObject {
 	};
 }
 
-function eventSummary(busy: BusyEvent, names: Map<string, string>): IDataObject {
-	const { event } = busy;
-	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
-	return {
-		id: event.id,
-		title: event.title,
-		start: utc(busy.start),
-		end: utc(busy.end),
-		allDay: event.showWithoutTime === true,
-		calendarId: event.calendarId,
-		calendarName: names.get(`${String(event.accountId)}/${String(event.calendarId)}`),
-		accountId: event.accountId,
-		...(event.masterEventId ? { masterEventId: event.masterEventId } : {}),
-	};
-}
-
 function rangeText(query: FreeTimeQuery): string {
 	const local = (ms: number) => DateTime.fromMillis(ms, { zone: query.zone }).toFormat("yyyy-MM-dd HH:mm");
 	return `between ${local(query.range.start)} and ${local(query.range.end)} (${query.zone})`;
@@ -129,11 +112,11 @@ function shapeOutput(query: FreeTimeQuery, blocks: BusyBlock[], names: Map<strin
 	const inRange = clipBlocks(blocks, query.range);
 	if (query.output === 'isFree') {
 		const conflicts = inRange.flatMap((block) => block.events).filter((busy) => busy.start - query.bufferBeforeMs < query.range.end && busy.end + query.bufferAfterMs > query.range.start);
-		return [{ free: conflicts.length === 0, ...times(query.range, query.zone), conflicts: conflicts.map((busy) => eventSummary(busy, names)) }];
+		return [{ free: conflicts.length === 0, ...times(query.range, query.zone), conflicts: conflicts.map((busy) => busySummary(busy, names)) }];
 	}
 	if (query.output === 'busy') {
 		if (inRange.length === 0) return [{ notices: [`No busy time ${rangeText(query)}`] }];
-		return inRange.map((block) => ({ ...times(block, query.zone), events: block.events.map((busy) => eventSummary(busy, names)) }));
+		return inRange.map((block) => ({ ...times(block, query.zone), events: block.events.map((busy) => busySummary(busy, names)) }));
 	}
 	const slots = freeSlots(query.range, blocks, {
 		zone: query.zone,
