@@ -9,7 +9,6 @@ import { toStringList } from '../../../shared/fields';
 import {
 	busyEvents,
 	clipBlocks,
-	clockMinutes,
 	freeSlots,
 	mergeBusy,
 	type BusyBlock,
@@ -17,6 +16,7 @@ import {
 	type WorkingHours,
 } from '../../../shared/freeTime';
 import { forEachItem } from '../../../shared/transport';
+import { readWorkingHours } from '../../../shared/workingHours';
 import { MAX_RANGE_MONTHS } from './findFreeTimeFields';
 
 const MINUTE = 60_000;
@@ -58,23 +58,7 @@ function readQuery(context: IExecuteFunctions, itemIndex: number): FreeTimeQuery
 		if (!Number.isInteger(number) || number < min || number > max) throw invalidField(node, label, `must be a whole number of minutes from ${min} to ${max}`, itemIndex);
 		return number;
 	};
-	let workingHours: WorkingHours | undefined;
-	if (output === 'slots' && parameter('workingHours', 'hours') === 'hours') {
-		const days = toStringList(parameter('workingDays', [1, 2, 3, 4, 5])).map(Number);
-		if (days.length === 0 || days.some((day) => !Number.isInteger(day) || day < 1 || day > 7)) {
-			throw invalidField(node, 'Working Days', 'choose at least one day of the week', itemIndex);
-		}
-		const from = String(parameter('workFrom', '09:00')).trim();
-		const to = String(parameter('workTo', '17:00')).trim();
-		const fromMinutes = clockMinutes(from);
-		if (fromMinutes === undefined || fromMinutes >= 24 * 60) throw invalidField(node, 'From', `${quoted(from)} is not a time of day: use HH:mm, e.g. 09:00`, itemIndex);
-		const toMinutes = clockMinutes(to);
-		if (toMinutes === undefined) throw invalidField(node, 'To', `${quoted(to)} is not a time of day: use HH:mm, e.g. 17:00 (24:00 for midnight)`, itemIndex);
-		if (toMinutes <= fromMinutes) {
-			throw invalidField(node, 'To', `${to} is not after From (${from}): working hours must end after they start on the same day`, itemIndex, 'Hours across midnight are not supported: use To 24:00 and From 00:00 on the next day.');
-		}
-		workingHours = { days, from, to };
-	}
+	const workingHours = output === 'slots' ? readWorkingHours(node, parameter, itemIndex) : undefined;
 	return {
 		calendarValues: toStringList(parameter('calendars', [])),
 		output,

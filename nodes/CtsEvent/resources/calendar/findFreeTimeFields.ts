@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
+import { workingHoursFields } from '../../../shared/workingHours';
 
 export const FIND_FREE_TIME = 'findFreeTime';
 
@@ -9,9 +10,6 @@ export const MAX_RANGE_MONTHS = 6;
 
 const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: [FIND_FREE_TIME] } };
 const slotsOnly = { freeTimeOutput: ['slots'] };
-const withHours = { freeTimeOutput: ['slots'], workingHours: ['hours'] };
-
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 export const COST_HINT =
 	'Costs 10 points for the calendar list (reused for a minute), plus 10 points per account of the chosen calendars for every started 2 months of the range (a week or a month: one call per account).';
@@ -73,43 +71,7 @@ const fields: INodeProperties[] = [
 		description: 'Shortest free slot to output',
 		displayOptions: { show: slotsOnly },
 	},
-	{
-		displayName: 'Search In',
-		name: 'workingHours',
-		type: 'options',
-		options: [
-			{ name: 'Working Hours', value: 'hours', description: 'Only the days and hours below, in the Time Zone above' },
-			{ name: 'Any Time', value: 'any', description: 'Any time of any day' },
-		],
-		default: 'hours',
-		displayOptions: { show: slotsOnly },
-	},
-	{
-		displayName: 'Working Days',
-		name: 'workingDays',
-		type: 'multiOptions',
-		options: WEEKDAYS.map((name, index) => ({ name, value: index + 1 })),
-		default: [1, 2, 3, 4, 5],
-		displayOptions: { show: withHours },
-	},
-	{
-		displayName: 'From',
-		name: 'workFrom',
-		type: 'string',
-		default: '09:00',
-		placeholder: 'e.g. 09:00',
-		description: 'Start of the working hours of each working day, as HH:mm (24-hour clock)',
-		displayOptions: { show: withHours },
-	},
-	{
-		displayName: 'To',
-		name: 'workTo',
-		type: 'string',
-		default: '17:00',
-		placeholder: 'e.g. 17:00',
-		description: 'End of the working hours, as HH:mm, after From on the same day (24:00 for midnight)',
-		displayOptions: { show: withHours },
-	},
+	...workingHoursFields(slotsOnly),
 	{
 		displayName: 'Options',
 		name: 'options',
