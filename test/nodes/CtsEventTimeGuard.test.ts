@@ -62,15 +62,6 @@ async function sent() {
 }
 
 describe('If the Time Is Taken', () => {
-	it('Create Anyway (the default) sends only the create, even over a busy event', async () => {
-		await sandbox.createEvent(timedEvent({ title: 'Busy', start: '2026-12-01T10:30:00' }));
-		await sandbox.clearRequests();
-		const { items, error } = await createAt();
-		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ title: 'Review', start: '2026-12-01T10:00:00' });
-		expect(await sent()).toEqual(['POST /v3/events/create']);
-	});
-
 	it('Skip outputs the events in the way and creates nothing; one list call for the event\'s own calendar', async () => {
 		const busy = await sandbox.createEvent(timedEvent({ title: 'Busy', start: '2026-12-01T10:30:00' }));
 		await sandbox.clearRequests();
@@ -100,6 +91,12 @@ describe('If the Time Is Taken', () => {
 		expect(requests.map((request) => `${request.path} ${request.points}`)).toEqual(['/v3/events/list 10']);
 		expect(requests[0].query).toMatchObject({ accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary' });
 		expect((await eventsOfDay()).map((event) => event.title)).toEqual(['Busy']);
+
+		// Create Anyway (the default) over the same busy event: only the create is sent.
+		await sandbox.clearRequests();
+		const anyway = await createAt();
+		expect(anyway.items[0].json).toMatchObject({ title: 'Review', start: '2026-12-01T10:00:00' });
+		expect(await sent()).toEqual(['POST /v3/events/create']);
 	});
 
 	it('creates when only events that do not make time busy overlap, or busy ones merely touch', async () => {
@@ -219,6 +216,12 @@ describe('Update with If the Time Is Taken', () => {
 		expect(error?.message).toBe('The time is taken (Europe/Berlin): "Busy" 2026-12-01 10:30–11:30 in "cal-alice-a-primary"');
 		expect(error?.description).toContain('Nothing was changed');
 		expect((await sandbox.api('GET', '/v3/events', { qs: { id: moving.id } })).body.data.event.start).toBe('2026-12-01T08:00:00');
+
+		// An update that keeps the time is not checked and costs nothing extra.
+		await sandbox.clearRequests();
+		const renamed = await update(String(moving.id), { title: 'Renamed' }, { ifTimeTaken: 'fail' });
+		expect(renamed.items[0].json).toMatchObject({ title: 'Renamed', start: '2026-12-01T08:00:00' });
+		expect(await sent()).toEqual(['POST /v3/events/update']);
 	});
 
 	it('Skip outputs the events in the way; a move that overlaps only the event itself is made', async () => {
@@ -229,15 +232,5 @@ describe('Update with If the Time Is Taken', () => {
 		expect(skipped.items[0].json).not.toHaveProperty('title');
 		const moved = await update(String(moving.id), { start: '2026-12-01T08:30:00' }, { ifTimeTaken: 'skip' });
 		expect(moved.items[0].json).toMatchObject({ id: moving.id, start: '2026-12-01T08:30:00' });
-	});
-
-	it('does not check (nor spend points on) an update that keeps the time', async () => {
-		const event = await sandbox.createEvent(timedEvent({ title: 'Event', start: '2026-12-01T10:00:00' }));
-		await sandbox.createEvent(timedEvent({ title: 'Busy', start: '2026-12-01T10:30:00' }));
-		await sandbox.clearRequests();
-		const { items, error } = await update(String(event.id), { title: 'Renamed' }, { ifTimeTaken: 'fail' });
-		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ title: 'Renamed' });
-		expect(await sent()).toEqual(['POST /v3/events/update']);
 	});
 });
