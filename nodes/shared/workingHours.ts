@@ -4,7 +4,11 @@ import { invalidField, quoted } from './errors';
 import { toStringList } from './fields';
 import { clockMinutes, type WorkingHours } from './freeTime';
 
-/** Working days and hours as fields (Search In, Working Days, From, To), and how a run reads them. */
+/**
+ * The fields of operations that look for free time (Find Free Time, Schedule in Calendar) and
+ * check busy time (Create and Update): working days and hours and how a run reads them, the
+ * calendars whose events count, and how all-day events count.
+ */
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -70,3 +74,28 @@ export function readWorkingHours(node: INode, parameter: (name: string, fallback
 	}
 	return { days, from, to };
 }
+
+/** A multi-select of the calendars the user may read, across accounts (stored with their account). */
+export function readableCalendarsField(name: string, displayName: string, description: string, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getReadableCalendars' },
+		default: [],
+		description: `${description} Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>`,
+		...overrides,
+	};
+}
+
+/** The option whether busy all-day events block their days (the default) or are ignored. */
+export const allDayEventsOption: INodeProperties = {
+	displayName: 'All-Day Events',
+	name: 'allDayEvents',
+	type: 'options',
+	options: [
+		{ name: 'Block Their Days', value: 'block', description: 'A busy all-day event makes its whole days busy, midnight to midnight in the Time Zone' },
+		{ name: 'Ignore', value: 'ignore', description: 'All-day events never make time busy' },
+	],
+	default: 'block',
+};

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
-import { workingHoursFields } from '../../../shared/workingHours';
+import { allDayEventsOption, readableCalendarsField, workingHoursFields } from '../../../shared/workingHours';
 
 export const FIND_FREE_TIME = 'findFreeTime';
 
@@ -15,16 +15,7 @@ export const COST_HINT =
 	'Costs 10 points for the calendar list (reused for a minute), plus 10 points per account of the chosen calendars for every started 2 months of the range (a week or a month: one call per account).';
 
 const fields: INodeProperties[] = [
-	{
-		displayName: 'Calendar Names or IDs',
-		name: 'calendars',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getReadableCalendars' },
-		default: [],
-		description:
-			'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		hint: COST_HINT,
-	},
+	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read.', { hint: COST_HINT }),
 	{
 		displayName: 'Output',
 		name: 'freeTimeOutput',
@@ -79,16 +70,7 @@ const fields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'All-Day Events',
-				name: 'allDayEvents',
-				type: 'options',
-				options: [
-					{ name: 'Block Their Days', value: 'block', description: 'A busy all-day event makes its whole days busy, midnight to midnight in the Time Zone' },
-					{ name: 'Ignore', value: 'ignore', description: 'All-day events never make time busy' },
-				],
-				default: 'block',
-			},
+			allDayEventsOption,
 			{
 				displayName: 'Buffer After (Minutes)',
 				name: 'bufferAfter',

@@ -16,6 +16,7 @@ import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../.
 import { itemState } from '../../../shared/itemState';
 import { shapeOutput } from '../../../shared/output';
 import { sendRequest } from '../../../shared/transport';
+import { readableCalendarsField } from '../../../shared/workingHours';
 import { showFor } from '../../shared/eventFields';
 import { simplifyEvent } from '../../shared/simplify';
 
@@ -155,16 +156,9 @@ export function guardFields(operation: 'create' | 'update'): INodeProperties[] {
 			// Wraps the request of the operation: the guards run before it is sent, through the same transport.
 			routing: { operations: { pagination: sendGuarded } },
 		},
-		{
-			displayName: 'Check Calendar Names or IDs',
-			name: 'checkCalendars',
-			type: 'multiOptions',
-			typeOptions: { loadOptionsMethod: 'getReadableCalendars' },
-			default: [],
-			description:
-				'Calendars whose busy events count, from any of the accounts. Leave empty for the event\'s own calendar only. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		readableCalendarsField('checkCalendars', 'Check Calendar Names or IDs', "Calendars whose busy events count, from any of the accounts. Leave empty for the event's own calendar only.", {
 			displayOptions: checking,
-		},
+		}),
 	];
 	if (operation === 'create') {
 		fields.push({

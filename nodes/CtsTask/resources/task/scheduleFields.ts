@@ -1,8 +1,8 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
-import { listOrIdField } from '../../../shared/fields';
-import { workingHoursFields } from '../../../shared/workingHours';
+import { listOrIdField, timeZoneField } from '../../../shared/fields';
+import { allDayEventsOption, readableCalendarsField, workingHoursFields } from '../../../shared/workingHours';
 import { taskLocator, TASK_RESOURCE } from '../../shared/taskFields';
 
 export const SCHEDULE = 'schedule';
@@ -28,15 +28,11 @@ const fields: INodeProperties[] = [
 		{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
 		'e.g. cal-primary',
 	),
-	{
-		displayName: 'Check Calendar Names or IDs',
-		name: 'checkCalendars',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getReadableCalendars' },
-		default: [],
-		description:
-			'Calendars whose busy events the block must avoid, from any of the accounts; the block\'s own calendar always counts. Leave empty for every calendar the user may read. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	readableCalendarsField(
+		'checkCalendars',
+		'Check Calendar Names or IDs',
+		"Calendars whose busy events the block must avoid, from any of the accounts; the block's own calendar always counts. Leave empty for every calendar the user may read.",
+	),
 	{
 		displayName: 'Length',
 		name: 'lengthFrom',
@@ -69,15 +65,10 @@ const fields: INodeProperties[] = [
 		default: '',
 		description: `The block ends at this time or earlier (at most 6 months after Not Before). Empty: the task's due date, or ${DEFAULT_HORIZON_DAYS} days after Not Before for a task without one.`,
 	},
-	{
-		displayName: 'Time Zone Name or ID',
-		name: 'timeZone',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getTimeZones' },
-		default: '',
+	timeZoneField({
 		description:
 			'Zone of the working hours, of the block, of all-day events\' dates, and of Not Before and Not After without offset. Empty: the workflow\'s time zone. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	}),
 	...workingHoursFields({}),
 	{
 		displayName: 'Options',
@@ -86,16 +77,7 @@ const fields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'All-Day Events',
-				name: 'allDayEvents',
-				type: 'options',
-				options: [
-					{ name: 'Block Their Days', value: 'block', description: 'A busy all-day event makes its whole days busy' },
-					{ name: 'Ignore', value: 'ignore', description: 'All-day events never make time busy' },
-				],
-				default: 'block',
-			},
+			allDayEventsOption,
 			{
 				displayName: 'Block Starts Every (Minutes)',
 				name: 'slotStep',
