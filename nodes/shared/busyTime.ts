@@ -88,14 +88,14 @@ export interface CalendarListing {
  * The events of the chosen calendars over the range (series as occurrences), one list call per
  * account and window. A calendar that cannot be read is never counted as free: the item fails
  * naming it (at the first one, before reading further accounts), or, when asked, it is left out
- * and named in the notices returned.
+ * and named in the notices returned (and listed in `unreadable`).
  */
 export async function listCalendarEvents(
 	context: ServiceContext,
 	itemIndex: number,
 	calendars: CalendarInfo[],
 	listing: CalendarListing,
-): Promise<{ events: IDataObject[]; notices: string[] }> {
+): Promise<{ events: IDataObject[]; notices: string[]; unreadable: CalendarInfo[] }> {
 	const skip = listing.skipUnreadable === true;
 	const unreadable: Unreadable[] = calendars.filter((calendar) => !isReadable(calendar)).map((calendar) => ({ calendar, reason: 'the user has no right to read it' }));
 	const byAccount = new Map<string, CalendarInfo[]>();
@@ -122,7 +122,7 @@ export async function listCalendarEvents(
 		});
 	}
 	const notices = unreadable.map(({ calendar, reason }) => `Skipped ${label(calendar)}: it cannot be read (${reason}); its busy time is unknown and not included`);
-	return { events, notices };
+	return { events, notices, unreadable: unreadable.map(({ calendar }) => calendar) };
 }
 
 /**

@@ -99,3 +99,20 @@ export const allDayEventsOption: INodeProperties = {
 	],
 	default: 'block',
 };
+
+/** The option what to do with a calendar that cannot be read: fail (the default) or skip it with a notice. */
+export const unreadableCalendarsOption: INodeProperties = {
+	displayName: 'Unreadable Calendars',
+	name: 'unreadableCalendars',
+	type: 'options',
+	options: [
+		{ name: 'Fail', value: 'fail', description: 'Stop with an error naming the calendar (its busy time is unknown)' },
+		{
+			name: 'Skip With a Notice',
+			value: 'skip',
+			description: "Leave the calendar out and say so in every output item's notices. Its busy time is unknown: the result may show time as free that is not.",
+		},
+	],
+	default: 'fail',
+	description: 'What to do with a calendar that cannot be read: its connection expired or was revoked, or the user may not read it',
+};

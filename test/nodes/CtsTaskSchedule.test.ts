@@ -86,7 +86,7 @@ describe('Schedule in Calendar', () => {
 		await sandbox.createEvent(timedEvent({ title: 'Urgent', start: '2026-12-01T10:00:00', duration: 'PT15M' }));
 		const moved = await schedule(id);
 		expect(moved.error).toBeUndefined();
-		expect(moved.items[0].json).toMatchObject({ action: 'moved', event: { id: block.id, start: '2026-12-01T10:15:00', duration: 'PT1H30M' }, task: { id } });
+		expect(moved.items[0].json).toMatchObject({ action: 'moved', event: { id: block.id, start: '2026-12-01T10:15:00', duration: 'PT1H30M', previousStart: '2026-12-01T08:00:00Z' }, task: { id } });
 		expect((await blocksIn()).map((event) => event.start)).toEqual(['2026-12-01T10:15:00']);
 	});
 
@@ -142,6 +142,12 @@ describe('Schedule in Calendar', () => {
 		const expired = await schedule(id, { checkCalendars: [A, 'acc-alice-expired/cal-alice-expired'] });
 		expect(expired.error?.message).toMatch(/^Check Calendars: cannot read "Side Project" \(cal-alice-expired\)/);
 		expect(await blocksIn()).toEqual([]);
+		// Skipped when asked: the block is booked and the output says what was left out.
+		const skipped = await schedule(id, { checkCalendars: [A, 'acc-alice-expired/cal-alice-expired'], scheduleOptions: { unreadableCalendars: 'skip' } });
+		expect(skipped.items[0].json).toMatchObject({ action: 'created', notices: [expect.stringMatching(/^Skipped "Side Project" \(cal-alice-expired\): it cannot be read/)] });
+		// Never the block's own calendar: its block could not be found again.
+		const own = await schedule(id, { calendarId: { mode: 'id', value: 'cal-alice-expired' }, checkCalendars: [], scheduleOptions: { unreadableCalendars: 'skip' } });
+		expect(own.error?.message).toBe('Calendar: cannot read "Side Project" (cal-alice-expired), so its block for the task cannot be looked for');
 	});
 
 	it('with Continue On Fail, a task that cannot be scheduled is one error item; the others are scheduled', async () => {

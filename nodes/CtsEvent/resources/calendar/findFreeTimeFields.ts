@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
-import { allDayEventsOption, readableCalendarsField, workingHoursFields } from '../../../shared/workingHours';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
 
 export const FIND_FREE_TIME = 'findFreeTime';
 
@@ -97,21 +97,7 @@ const fields: INodeProperties[] = [
 					'Start slots on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone. 0: a slot starts as soon as the time is free (on the whole minute).',
 				displayOptions: { show: { '/freeTimeOutput': ['slots'] } },
 			},
-			{
-				displayName: 'Unreadable Calendars',
-				name: 'unreadableCalendars',
-				type: 'options',
-				options: [
-					{ name: 'Fail', value: 'fail', description: 'Stop with an error naming the calendar (its busy time is unknown)' },
-					{
-						name: 'Skip With a Notice',
-						value: 'skip',
-						description: 'Leave the calendar out and say so in every output item\'s notices. Its busy time is unknown: the result may show time as free that is not.',
-					},
-				],
-				default: 'fail',
-				description: 'What to do with a calendar that cannot be read: its connection expired or was revoked, or the user may not read it',
-			},
+			unreadableCalendarsOption,
 		],
 	},
 ];

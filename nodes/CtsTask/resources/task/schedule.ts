@@ -42,6 +42,7 @@ interface ScheduleQuery {
 	workingHours?: WorkingHours;
 	stepMinutes: number;
 	ignoreAllDay: boolean;
+	skipUnreadable: boolean;
 	checkValues: string[];
 }
 
@@ -75,6 +76,7 @@ function readQuery(context: IExecuteFunctions, itemIndex: number): ScheduleQuery
 		workingHours: readWorkingHours(node, parameter, itemIndex),
 		stepMinutes: step,
 		ignoreAllDay: options.allDayEvents === 'ignore',
+		skipUnreadable: options.unreadableCalendars === 'skip',
 		checkValues: toStringList(parameter('checkCalendars', [])),
 	};
 }
@@ -148,7 +150,16 @@ async function scheduleTask(context: IExecuteFunctions, itemIndex: number): Prom
 	const target = await blockCalendar(context, itemIndex);
 	const checked = await chosenCalendars(context, itemIndex, query.checkValues, 'Check Calendars');
 	if (!checked.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id)) checked.push(target);
-	const { events } = await listCalendarEvents(context, itemIndex, checked, { range, zone: query.zone, skipOption: null, calendarsField: 'Check Calendars' });
+	const { events, notices: skipped, unreadable } = await listCalendarEvents(context, itemIndex, checked, {
+		range,
+		zone: query.zone,
+		skipUnreadable: query.skipUnreadable,
+		calendarsField: 'Check Calendars',
+	});
+	// The block's own calendar must be read: without it, the block could not be found again.
+	if (unreadable.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id)) {
+		throw invalidField(context.getNode(), 'Calendar', `cannot read ${quoted(calendarName(target))} (${target.id}), so its block for the task cannot be looked for`, itemIndex, 'Reconnect the account in the service, or choose another calendar.');
+	}
 
 	const blocks = events
 		.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && !notBusyReason(event) && isBlockOf(event, query.taskId))
@@ -157,7 +168,7 @@ async function scheduleTask(context: IExecuteFunctions, itemIndex: number): Prom
 	const blockIds = new Set(blocks.map(({ event }) => String(event.id)));
 	const busy = mergeBusy(busyEvents(events.filter((event) => !blockIds.has(String(event.id))), { zone: query.zone, ignoreAllDay: query.ignoreAllDay }));
 	const rules = { zone: query.zone, workingHours: query.workingHours, minimumMs: lengthMs };
-	const notices = blocks.slice(1).map(({ event }) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`);
+	const notices = [...skipped, ...blocks.slice(1).map(({ event }) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
 	const output = (action: string, event: IDataObject) => ({ action, event, task, ...(notices.length > 0 ? { notices } : {}) });
 
 	const current = blocks[0];

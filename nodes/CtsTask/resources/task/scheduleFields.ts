@@ -2,7 +2,7 @@ import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
 import { listOrIdField, timeZoneField } from '../../../shared/fields';
-import { allDayEventsOption, readableCalendarsField, workingHoursFields } from '../../../shared/workingHours';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
 import { taskLocator, TASK_RESOURCE } from '../../shared/taskFields';
 
 export const SCHEDULE = 'schedule';
@@ -86,6 +86,7 @@ const fields: INodeProperties[] = [
 				default: 15,
 				description: 'Start the block on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone (15 when not set)',
 			},
+			unreadableCalendarsOption,
 		],
 	},
 ];
