@@ -90,6 +90,21 @@ describe('Schedule in Calendar', () => {
 		expect((await blocksIn()).map((event) => event.start)).toEqual(['2026-12-01T10:15:00']);
 	});
 
+	it('finds its block by the Task ID line even when the user marked it free or edited the rest of the description', async () => {
+		const id = await task();
+		const block = ((await schedule(id)).items[0].json as Record<string, any>).event;
+		const edited = await sandbox.api('POST', '/v3/events/update', {
+			body: { id: block.id, accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary', freeBusyStatus: 'free', description: `Notes first\n  Task ID: ${id}  \nmore notes` },
+		});
+		expect(edited.status).toBe(200);
+		const again = await schedule(id);
+		expect(again.items[0].json).toMatchObject({ action: 'kept', event: { id: block.id } });
+		// Another task's ID on the line is not this task's block; marked free, the block does not make time busy.
+		const other = await task({ title: 'Other' });
+		expect((await schedule(other)).items[0].json).toMatchObject({ action: 'created', event: { title: 'Other', start: '2026-12-01T09:00:00' } });
+		expect(await blocksIn()).toHaveLength(2);
+	});
+
 	it('moves a block whose length no longer matches, and one outside the working hours', async () => {
 		const id = await task();
 		await schedule(id);

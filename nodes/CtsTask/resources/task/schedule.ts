@@ -162,7 +162,7 @@ async function scheduleTask(context: IExecuteFunctions, itemIndex: number): Prom
 	}
 
 	const blocks = events
-		.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && !notBusyReason(event) && isBlockOf(event, query.taskId))
+		.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && notBusyReason(event) !== 'cancelled' && isBlockOf(event, query.taskId))
 		.map((event) => ({ event, interval: eventInterval(event, query.zone) }))
 		.sort((a, b) => (a.interval?.start ?? 0) - (b.interval?.start ?? 0));
 	const blockIds = new Set(blocks.map(({ event }) => String(event.id)));
