@@ -4,11 +4,14 @@ import { ctsApiTest } from '../shared/credentialTests';
 import { getTags } from '../shared/tagLists';
 import { getTimeZones } from '../shared/timeZones';
 import { pointBudgetOption, SERVICE_REQUEST_DEFAULTS, transportProperty } from '../shared/transport';
+import { getReadableCalendars } from '../CtsEvent/listSearch/readableCalendars';
+import { searchCalendars } from '../CtsEvent/listSearch/searchCalendars';
 import { searchTags } from './listSearch/searchTags';
 import { searchTasks } from './listSearch/searchTasks';
 import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
 import { getManyTasks } from './resources/task/getAll';
+import { scheduleInCalendar } from './resources/task/schedule';
 import { TASK_RESOURCE } from './shared/taskFields';
 
 export class CtsTask implements INodeType {
@@ -19,7 +22,7 @@ export class CtsTask implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create, read, update, move, complete and delete tasks, and manage tags, in the Calendar and Task Service',
+		description: 'Create, read, update, move, complete and delete tasks, schedule them in a calendar, and manage tags, in the Calendar and Task Service',
 		defaults: { name: 'CTS Task' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -47,10 +50,10 @@ export class CtsTask implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getTimeZones, getTags },
-		listSearch: { searchTasks, searchTags },
+		loadOptions: { getTimeZones, getTags, getReadableCalendars },
+		listSearch: { searchTasks, searchTags, searchCalendars },
 		credentialTest: { ctsApiTest },
 	};
 
-	customOperations = { task: { getAll: getManyTasks } };
+	customOperations = { task: { getAll: getManyTasks, schedule: scheduleInCalendar } };
 }

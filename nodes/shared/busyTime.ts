@@ -1,10 +1,11 @@
 import { DateTime } from 'luxon';
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type NodeApiError } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type NodeApiError } from 'n8n-workflow';
 
 import { calendarName, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
+import type { ServiceContext } from './credentialUser';
 import { invalidField, quoted, serviceStatus } from './errors';
 import { listEventsOverWindows } from './eventListing';
-import type { Interval } from './freeTime';
+import type { BusyEvent, Interval } from './freeTime';
 import { RECOMMENDED_WINDOW_MONTHS, type TimeWindow } from './windows';
 
 /**
@@ -20,12 +21,12 @@ export function isReadable(calendar: CalendarInfo): boolean {
 	return rights === undefined || rights.mayReadItems !== false || rights.mayReadFreeBusy === true;
 }
 
-/** The calendars named by the Calendars field (every readable one when empty), from the calendar list. */
-export async function chosenCalendars(context: IExecuteFunctions, itemIndex: number, values: string[]): Promise<CalendarInfo[]> {
+/** The calendars named by the Calendars field (`field`; every readable one when empty), from the calendar list. */
+export async function chosenCalendars(context: ServiceContext, itemIndex: number, values: string[], field = 'Calendars'): Promise<CalendarInfo[]> {
 	const all = await listCalendars(context);
 	if (values.length === 0) {
 		const readable = all.filter(isReadable);
-		if (readable.length === 0) throw invalidField(context.getNode(), 'Calendars', 'the accounts of this credential have no calendar the user may read', itemIndex);
+		if (readable.length === 0) throw invalidField(context.getNode(), field, 'the accounts of this credential have no calendar the user may read', itemIndex);
 		return readable;
 	}
 	const chosen = new Map<string, CalendarInfo>();
@@ -36,7 +37,7 @@ export async function chosenCalendars(context: IExecuteFunctions, itemIndex: num
 			all.find((calendar) => calendar.id === value) ??
 			(ref ? { id: ref.calendarId, accountId: ref.accountId } : undefined);
 		if (!found) {
-			throw invalidField(context.getNode(), 'Calendars', `no calendar with ID ${quoted(value)} in the accounts of this credential`, itemIndex, 'Choose the calendars from the list, or check the IDs.');
+			throw invalidField(context.getNode(), field, `no calendar with ID ${quoted(value)} in the accounts of this credential`, itemIndex, 'Choose the calendars from the list, or check the IDs.');
 		}
 		chosen.set(`${found.accountId}/${found.id}`, found);
 	}
@@ -77,22 +78,24 @@ export interface CalendarListing {
 	reachMs?: number;
 	/** Leave unreadable calendars out with a notice instead of failing. */
 	skipUnreadable?: boolean;
-	/** Where the user chooses to skip unreadable calendars, for the error. */
-	skipOption?: string;
+	/** Where the user chooses to skip unreadable calendars, for the error; null: nowhere. */
+	skipOption?: string | null;
+	/** The field that names the calendars, for the error (default Calendars). */
+	calendarsField?: string;
 }
 
 /**
  * The events of the chosen calendars over the range (series as occurrences), one list call per
  * account and window. A calendar that cannot be read is never counted as free: the item fails
  * naming it (at the first one, before reading further accounts), or, when asked, it is left out
- * and named in the notices returned.
+ * and named in the notices returned (and listed in `unreadable`).
  */
 export async function listCalendarEvents(
-	context: IExecuteFunctions,
+	context: ServiceContext,
 	itemIndex: number,
 	calendars: CalendarInfo[],
 	listing: CalendarListing,
-): Promise<{ events: IDataObject[]; notices: string[] }> {
+): Promise<{ events: IDataObject[]; notices: string[]; unreadable: CalendarInfo[] }> {
 	const skip = listing.skipUnreadable === true;
 	const unreadable: Unreadable[] = calendars.filter((calendar) => !isReadable(calendar)).map((calendar) => ({ calendar, reason: 'the user has no right to read it' }));
 	const byAccount = new Map<string, CalendarInfo[]>();
@@ -111,14 +114,15 @@ export async function listCalendarEvents(
 	}
 	if (unreadable.length > 0 && !skip) {
 		const names = unreadable.map(({ calendar, reason }) => `${label(calendar)}: ${reason}`).join('; ');
-		throw new NodeOperationError(context.getNode(), `Calendars: cannot read ${names}`, {
+		const field = listing.calendarsField ?? 'Calendars';
+		const skip = listing.skipOption === null ? '' : `, or set ${listing.skipOption ?? 'Options > Unreadable Calendars'} to Skip With a Notice`;
+		throw new NodeOperationError(context.getNode(), `${field}: cannot read ${names}`, {
 			itemIndex,
-			description:
-				`The busy time of a calendar that cannot be read is unknown, so it is never counted as free. Reconnect the account in the service, leave the calendar out of Calendars, or set ${listing.skipOption ?? 'Options > Unreadable Calendars'} to Skip With a Notice.`,
+			description: `The busy time of a calendar that cannot be read is unknown, so it is never counted as free. Reconnect the account in the service, or leave the calendar out of ${field}${skip}.`,
 		});
 	}
 	const notices = unreadable.map(({ calendar, reason }) => `Skipped ${label(calendar)}: it cannot be read (${reason}); its busy time is unknown and not included`);
-	return { events, notices };
+	return { events, notices, unreadable: unreadable.map(({ calendar }) => calendar) };
 }
 
 /**
@@ -134,3 +138,20 @@ function calendarRefusal(error: unknown): string | undefined {
 	return message || (status === 401 ? 'the calendar connection has expired' : 'access was refused');
 }
 
+
+/** A busy event as outputs name it: title, UTC times and its calendar (`names`: "account/calendar" → name). */
+export function busySummary(busy: BusyEvent, names: Map<string, string>): IDataObject {
+	const { event } = busy;
+	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
+	return {
+		id: event.id,
+		title: event.title,
+		start: utc(busy.start),
+		end: utc(busy.end),
+		allDay: event.showWithoutTime === true,
+		calendarId: event.calendarId,
+		calendarName: names.get(`${String(event.accountId)}/${String(event.calendarId)}`),
+		accountId: event.accountId,
+		...(event.masterEventId ? { masterEventId: event.masterEventId } : {}),
+	};
+}

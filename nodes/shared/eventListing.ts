@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { CredentialType } from './credentialUser';
+import type { CredentialType, ServiceContext } from './credentialUser';
 import { ctsRequest } from './transport';
 import type { TimeWindow } from './windows';
 
@@ -21,7 +21,7 @@ export interface EventListing {
  * per window, merged without duplicates (an event that overlaps two windows is listed by both).
  * Series come expanded into occurrences, as the service lists them.
  */
-export async function listEventsOverWindows(context: IExecuteFunctions, itemIndex: number, listing: EventListing): Promise<IDataObject[]> {
+export async function listEventsOverWindows(context: ServiceContext, itemIndex: number, listing: EventListing): Promise<IDataObject[]> {
 	const credentialType: CredentialType = listing.version === 'v3' ? 'ctsApi' : 'ctsSyncApi';
 	const key = listing.key ?? ((event: IDataObject) => String(event.id));
 	const seen = new Set<string>();

@@ -130,7 +130,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await names.filter({ hasText: /^CTS Task$/ }).first().click();
 		await names.filter({ hasText: /^Create a task$/ }).first().waitFor();
 		const actions = (await names.allTextContents()).map((name) => name.trim());
-		for (const action of ['Complete a task', 'Create a task', 'Delete a task', 'Get a task', 'Get many tasks', 'Move a task', 'Reopen a task', 'Update a task']) {
+		for (const action of ['Complete a task', 'Create a task', 'Delete a task', 'Get a task', 'Get many tasks', 'Move a task', 'Reopen a task', 'Schedule a task in a calendar', 'Update a task']) {
 			assert.ok(actions.includes(action), `the panel offers "${action}"`);
 		}
 		await shot('node-panel');
@@ -319,7 +319,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 			'Get many events',
 			'Update an event',
 		]);
-		assert.deepEqual(await formFields(tab), ['resource', 'operation', 'calendarId', 'title', 'allDay', 'start', 'endMode', 'end', 'timeZone', 'output']);
+		assert.deepEqual(await formFields(tab), ['resource', 'operation', 'calendarId', 'title', 'allDay', 'start', 'endMode', 'end', 'timeZone', 'ifTimeTaken', 'skipIfExists', 'output']);
 		await tab.locator('[data-test-id="resource-locator-calendarId"] [data-test-id="rlc-input"]').click();
 		await tab.locator('[data-test-id="rlc-item"]').filter({ hasText: 'Personal' }).first().click();
 		await tab.locator('[data-test-id="parameter-input-title"] input').first().fill('Defaults in the editor');

@@ -13,6 +13,7 @@ import {
 	eventV3ErrorsWorkflow,
 	eventV3Workflow,
 	tagsAndCalendarsWorkflow,
+	timeBlockingWorkflow,
 	taskErrorsWorkflow,
 	taskFailureWorkflow,
 	taskOperationsWorkflow,
@@ -30,6 +31,7 @@ export function operationWorkflows(prefix) {
 		eventV3ErrorsWorkflow(prefix),
 		eventV1Workflow(prefix),
 		tagsAndCalendarsWorkflow(prefix),
+		timeBlockingWorkflow(prefix),
 	];
 }
 
@@ -230,6 +232,32 @@ export function operationTests({ sandbox: getSandbox, runWorkflow }) {
 			timeZone: 'Europe/Berlin',
 			durationMinutes: 180,
 		});
+	});
+
+	it('finds a slot and books it with the conflict guard; time-blocking a task twice leaves one block', async () => {
+		await sandbox.reset();
+		const run = await execute('ctsE2eTimeBlock1');
+		assert.equal(only(run, 'Find Free Time').start, '2026-12-01T08:00:00Z');
+		const booked = only(run, 'Book Slot');
+		assert.equal(booked.start, '2026-12-01T09:00:00');
+		assert.equal(booked.alreadyExists, undefined);
+		const again = only(run, 'Book Again');
+		assert.equal(again.id, booked.id);
+		assert.equal(again.alreadyExists, true);
+		const over = only(run, 'Book Over It');
+		assert.equal(over.skipped, true);
+		assert.deepEqual(over.conflicts.map((event) => [event.id, event.title]), [[booked.id, 'E2E focus']]);
+		const first = only(run, 'Schedule');
+		assert.equal(first.action, 'created');
+		assert.equal(first.event.start, '2026-12-01T10:00:00');
+		assert.equal(first.event.title, 'E2E report');
+		const second = only(run, 'Schedule Again');
+		assert.equal(second.action, 'kept');
+		assert.equal(second.event.id, first.event.id);
+		const { body } = await sandbox.api('GET', '/v3/events/list', {
+			qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: '2026-11-30T00:00:00Z', end: '2026-12-03T00:00:00Z' },
+		});
+		assert.deepEqual(body.data.events.map((event) => event.title).sort(), ['E2E focus', 'E2E report']);
 	});
 
 	it('v1 events with a bearer token: create, get many, update, RSVP, delete', async () => {

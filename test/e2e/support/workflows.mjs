@@ -336,6 +336,61 @@ export function tagsAndCalendarsWorkflow(prefix) {
 	});
 }
 
+/**
+ * Find a slot and book it with the conflict guard (a retry finds the event already there, another
+ * event in the same time is skipped), then block time for a task twice: one block.
+ */
+export function timeBlockingWorkflow(prefix) {
+	const primary = 'acc-alice-a/cal-alice-a-primary';
+	const book = (name, title, extra) => ({
+		name,
+		type: 'ctsEvent',
+		parameters: {
+			resource: 'event',
+			operation: 'create',
+			output: 'raw',
+			calendarId: fromList(primary, 'Personal (alice@sandbox.example, Provider A)'),
+			title,
+			start: "={{ $('Find Free Time').item.json.start }}",
+			endMode: 'duration',
+			duration: 'PT1H',
+			timeZone: 'Europe/Berlin',
+			...extra,
+		},
+	});
+	const schedule = (name) => ({
+		name,
+		type: 'ctsTask',
+		parameters: {
+			resource: 'task',
+			operation: 'schedule',
+			taskId: byId("={{ $('Create Task').item.json.id }}"),
+			calendarId: fromList(primary, 'Personal (alice@sandbox.example, Provider A)'),
+			checkCalendars: [primary],
+			notBefore: '2026-12-01T09:00:00',
+			timeZone: 'Europe/Berlin',
+		},
+	});
+	return workflow({
+		id: 'ctsE2eTimeBlock1',
+		name: 'E2E: find, book and block time',
+		prefix,
+		steps: [
+			{
+				name: 'Find Free Time',
+				type: 'ctsEvent',
+				parameters: { resource: 'calendar', operation: 'findFreeTime', calendars: [primary], start: '2026-12-01T09:00:00', end: '2026-12-01T12:00:00', timeZone: 'Europe/Berlin', minimumMinutes: 60 },
+			},
+			book('Book Slot', 'E2E focus', { ifTimeTaken: 'fail', skipIfExists: true }),
+			book('Book Again', 'E2E focus', { ifTimeTaken: 'fail', skipIfExists: true }),
+			book('Book Over It', 'E2E other', { ifTimeTaken: 'skip' }),
+			{ name: 'Create Task', type: 'ctsTask', parameters: { resource: 'task', operation: 'create', title: 'E2E report', additionalFields: { estimatedDuration: 'PT90M', due: '2026-12-01 17:00', timeZone: 'Europe/Berlin' } } },
+			schedule('Schedule'),
+			schedule('Schedule Again'),
+		],
+	});
+}
+
 /** v1 (bearer token): create, list, update, RSVP, delete. */
 export function eventV1Workflow(prefix) {
 	const event = (name, parameters, extra = {}) => ({

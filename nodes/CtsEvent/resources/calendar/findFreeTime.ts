@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
+import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
 import { calendarName } from '../../../shared/calendarLists';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
 import { invalidField, quoted } from '../../../shared/errors';
@@ -9,15 +9,14 @@ import { toStringList } from '../../../shared/fields';
 import {
 	busyEvents,
 	clipBlocks,
-	clockMinutes,
 	freeSlots,
 	mergeBusy,
 	type BusyBlock,
-	type BusyEvent,
 	type Interval,
 	type WorkingHours,
 } from '../../../shared/freeTime';
 import { forEachItem } from '../../../shared/transport';
+import { readWorkingHours } from '../../../shared/workingHours';
 import { MAX_RANGE_MONTHS } from './findFreeTimeFields';
 
 const MINUTE = 60_000;
@@ -59,23 +58,7 @@ function readQuery(context: IExecuteFunctions, itemIndex: number): FreeTimeQuery
 		if (!Number.isInteger(number) || number < min || number > max) throw invalidField(node, label, `must be a whole number of minutes from ${min} to ${max}`, itemIndex);
 		return number;
 	};
-	let workingHours: WorkingHours | undefined;
-	if (output === 'slots' && parameter('workingHours', 'hours') === 'hours') {
-		const days = toStringList(parameter('workingDays', [1, 2, 3, 4, 5])).map(Number);
-		if (days.length === 0 || days.some((day) => !Number.isInteger(day) || day < 1 || day > 7)) {
-			throw invalidField(node, 'Working Days', 'choose at least one day of the week', itemIndex);
-		}
-		const from = String(parameter('workFrom', '09:00')).trim();
-		const to = String(parameter('workTo', '17:00')).trim();
-		const fromMinutes = clockMinutes(from);
-		if (fromMinutes === undefined || fromMinutes >= 24 * 60) throw invalidField(node, 'From', `${quoted(from)} is not a time of day: use HH:mm, e.g. 09:00`, itemIndex);
-		const toMinutes = clockMinutes(to);
-		if (toMinutes === undefined) throw invalidField(node, 'To', `${quoted(to)} is not a time of day: use HH:mm, e.g. 17:00 (24:00 for midnight)`, itemIndex);
-		if (toMinutes <= fromMinutes) {
-			throw invalidField(node, 'To', `${to} is not after From (${from}): working hours must end after they start on the same day`, itemIndex, 'Hours across midnight are not supported: use To 24:00 and From 00:00 on the next day.');
-		}
-		workingHours = { days, from, to };
-	}
+	const workingHours = output === 'slots' ? readWorkingHours(node, parameter, itemIndex) : undefined;
 	return {
 		calendarValues: toStringList(parameter('calendars', [])),
 		output,
@@ -104,22 +87,6 @@ function times(interval: Interval, zone: string): IDataObject {
 	};
 }
 
-function eventSummary(busy: BusyEvent, names: Map<string, string>): IDataObject {
-	const { event } = busy;
-	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
-	return {
-		id: event.id,
-		title: event.title,
-		start: utc(busy.start),
-		end: utc(busy.end),
-		allDay: event.showWithoutTime === true,
-		calendarId: event.calendarId,
-		calendarName: names.get(`${String(event.accountId)}/${String(event.calendarId)}`),
-		accountId: event.accountId,
-		...(event.masterEventId ? { masterEventId: event.masterEventId } : {}),
-	};
-}
-
 function rangeText(query: FreeTimeQuery): string {
 	const local = (ms: number) => DateTime.fromMillis(ms, { zone: query.zone }).toFormat("yyyy-MM-dd HH:mm");
 	return `between ${local(query.range.start)} and ${local(query.range.end)} (${query.zone})`;
@@ -129,11 +96,11 @@ function shapeOutput(query: FreeTimeQuery, blocks: BusyBlock[], names: Map<strin
 	const inRange = clipBlocks(blocks, query.range);
 	if (query.output === 'isFree') {
 		const conflicts = inRange.flatMap((block) => block.events).filter((busy) => busy.start - query.bufferBeforeMs < query.range.end && busy.end + query.bufferAfterMs > query.range.start);
-		return [{ free: conflicts.length === 0, ...times(query.range, query.zone), conflicts: conflicts.map((busy) => eventSummary(busy, names)) }];
+		return [{ free: conflicts.length === 0, ...times(query.range, query.zone), conflicts: conflicts.map((busy) => busySummary(busy, names)) }];
 	}
 	if (query.output === 'busy') {
 		if (inRange.length === 0) return [{ notices: [`No busy time ${rangeText(query)}`] }];
-		return inRange.map((block) => ({ ...times(block, query.zone), events: block.events.map((busy) => eventSummary(busy, names)) }));
+		return inRange.map((block) => ({ ...times(block, query.zone), events: block.events.map((busy) => busySummary(busy, names)) }));
 	}
 	const slots = freeSlots(query.range, blocks, {
 		zone: query.zone,

@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
 
 export const FIND_FREE_TIME = 'findFreeTime';
 
@@ -9,24 +10,12 @@ export const MAX_RANGE_MONTHS = 6;
 
 const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: [FIND_FREE_TIME] } };
 const slotsOnly = { freeTimeOutput: ['slots'] };
-const withHours = { freeTimeOutput: ['slots'], workingHours: ['hours'] };
-
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 export const COST_HINT =
 	'Costs 10 points for the calendar list (reused for a minute), plus 10 points per account of the chosen calendars for every started 2 months of the range (a week or a month: one call per account).';
 
 const fields: INodeProperties[] = [
-	{
-		displayName: 'Calendar Names or IDs',
-		name: 'calendars',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getReadableCalendars' },
-		default: [],
-		description:
-			'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		hint: COST_HINT,
-	},
+	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read.', { hint: COST_HINT }),
 	{
 		displayName: 'Output',
 		name: 'freeTimeOutput',
@@ -73,43 +62,7 @@ const fields: INodeProperties[] = [
 		description: 'Shortest free slot to output',
 		displayOptions: { show: slotsOnly },
 	},
-	{
-		displayName: 'Search In',
-		name: 'workingHours',
-		type: 'options',
-		options: [
-			{ name: 'Working Hours', value: 'hours', description: 'Only the days and hours below, in the Time Zone above' },
-			{ name: 'Any Time', value: 'any', description: 'Any time of any day' },
-		],
-		default: 'hours',
-		displayOptions: { show: slotsOnly },
-	},
-	{
-		displayName: 'Working Days',
-		name: 'workingDays',
-		type: 'multiOptions',
-		options: WEEKDAYS.map((name, index) => ({ name, value: index + 1 })),
-		default: [1, 2, 3, 4, 5],
-		displayOptions: { show: withHours },
-	},
-	{
-		displayName: 'From',
-		name: 'workFrom',
-		type: 'string',
-		default: '09:00',
-		placeholder: 'e.g. 09:00',
-		description: 'Start of the working hours of each working day, as HH:mm (24-hour clock)',
-		displayOptions: { show: withHours },
-	},
-	{
-		displayName: 'To',
-		name: 'workTo',
-		type: 'string',
-		default: '17:00',
-		placeholder: 'e.g. 17:00',
-		description: 'End of the working hours, as HH:mm, after From on the same day (24:00 for midnight)',
-		displayOptions: { show: withHours },
-	},
+	...workingHoursFields(slotsOnly),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -117,16 +70,7 @@ const fields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'All-Day Events',
-				name: 'allDayEvents',
-				type: 'options',
-				options: [
-					{ name: 'Block Their Days', value: 'block', description: 'A busy all-day event makes its whole days busy, midnight to midnight in the Time Zone' },
-					{ name: 'Ignore', value: 'ignore', description: 'All-day events never make time busy' },
-				],
-				default: 'block',
-			},
+			allDayEventsOption,
 			{
 				displayName: 'Buffer After (Minutes)',
 				name: 'bufferAfter',
@@ -153,21 +97,7 @@ const fields: INodeProperties[] = [
 					'Start slots on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone. 0: a slot starts as soon as the time is free (on the whole minute).',
 				displayOptions: { show: { '/freeTimeOutput': ['slots'] } },
 			},
-			{
-				displayName: 'Unreadable Calendars',
-				name: 'unreadableCalendars',
-				type: 'options',
-				options: [
-					{ name: 'Fail', value: 'fail', description: 'Stop with an error naming the calendar (its busy time is unknown)' },
-					{
-						name: 'Skip With a Notice',
-						value: 'skip',
-						description: 'Leave the calendar out and say so in every output item\'s notices. Its busy time is unknown: the result may show time as free that is not.',
-					},
-				],
-				default: 'fail',
-				description: 'What to do with a calendar that cannot be read: its connection expired or was revoked, or the user may not read it',
-			},
+			unreadableCalendarsOption,
 		],
 	},
 ];

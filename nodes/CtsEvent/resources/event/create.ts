@@ -3,6 +3,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } fr
 import { timeZoneField } from '../../../shared/fields';
 import { calendarFields, eventFieldOptions, showFor } from '../../shared/eventFields';
 import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
+import { guardFields } from './timeGuard';
 
 const displayOptions = showFor(['create']);
 
@@ -100,4 +101,5 @@ export const eventCreateDescription: INodeProperties[] = [
 		displayOptions,
 		options: eventFieldOptions('additionalFields'),
 	},
+	...guardFields('create'),
 ];

@@ -26,6 +26,7 @@ import {
 } from '../../shared/eventFields';
 import { checkAlertsCombination, eventOfAnswer, writeTiming } from '../../shared/eventOutput';
 import { seriesModeField } from './delete';
+import { guardFields } from './timeGuard';
 
 const displayOptions = showFor(['update']);
 const TIMING_FIELDS = ['allDay', 'start', 'end', 'duration', 'timeZone'];
@@ -329,4 +330,5 @@ export const eventUpdateDescription: INodeProperties[] = [
 		displayOptions,
 		options: updateFieldOptions(),
 	},
+	...guardFields('update'),
 ];

@@ -11,6 +11,8 @@ import { taskGetDescription, unwrapTaskOrFail } from './get';
 import { getManyTasks, taskGetManyDescription } from './getAll';
 import { taskMoveDescription, sendMoveTargets } from './move';
 import { taskReopenDescription } from './reopen';
+import { scheduleInCalendar } from './schedule';
+import { SCHEDULE, taskScheduleDescription } from './scheduleFields';
 import { taskUpdateDescription } from './update';
 
 const afterChange = outputAfterWrite('returnTask', { success: true });
@@ -93,6 +95,14 @@ export const taskDescription: INodeProperties[] = [
 				},
 			},
 			{
+				name: 'Schedule in Calendar',
+				value: SCHEDULE,
+				action: 'Schedule a task in a calendar',
+				description:
+					'Book the first free slot for a task as an event in a calendar (time-blocking), within working hours and before its due date; run again, it keeps the block while it is free and moves it when not',
+				routing: customOperationRouting(scheduleInCalendar),
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a task',
@@ -114,6 +124,7 @@ export const taskDescription: INodeProperties[] = [
 	...taskDeleteDescription,
 	...taskCloseDescription,
 	...taskReopenDescription,
+	...taskScheduleDescription,
 	// The task is output where an operation has it: read, listed, or read back after a write.
 	...outputFields({ show: { resource: [TASK_RESOURCE], operation: ['get', 'getAll'] } }, 'task', SIMPLIFIED_TASK_FIELDS),
 	...outputFields(

@@ -1,0 +1,175 @@
+import { DateTime } from 'luxon';
+import {
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
+import { calendarName, type CalendarInfo } from '../../../shared/calendarLists';
+import { errorItem, quoted, toNodeError } from '../../../shared/errors';
+import { toStringList } from '../../../shared/fields';
+import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../../shared/freeTime';
+import { itemState } from '../../../shared/itemState';
+import { shapeOutput } from '../../../shared/output';
+import { sendRequest } from '../../../shared/transport';
+import { readableCalendarsField } from '../../../shared/workingHours';
+import { showFor } from '../../shared/eventFields';
+import { simplifyEvent } from '../../shared/simplify';
+
+/**
+ * The guards of Create and Update (v3): whether the event's time is taken in the calendars the
+ * user picks, and (Create) whether the same event is already in the calendar. Both read the
+ * calendars with one list call per account; with neither asked for, the request is sent as is.
+ */
+
+export const CHECK_COST_HINT =
+	'Checking costs 10 points per account of the checked calendars (one list call around the event\'s time); picking calendars also reads the calendar list (10 points, reused for a minute). Not checking costs nothing extra.';
+
+const MINUTE = 60_000;
+
+/** Sends an item's Create or Update, unless a guard the user set says not to (see {@link guardFields}). */
+export async function sendGuarded(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const itemIndex = this.getItemIndex();
+	const ifTaken = this.getNodeParameter('ifTimeTaken', 'createAnyway') as string;
+	const isCreate = this.getNodeParameter('operation', '') === 'create';
+	const skipExisting = isCreate && this.getNodeParameter('skipIfExists', false) === true;
+	if (ifTaken === 'createAnyway' && !skipExisting) return await sendRequest.call(this, requestData);
+	let outcome: IDataObject | undefined;
+	try {
+		outcome = await checkTime(this, (requestData.options.body ?? {}) as IDataObject, ifTaken, skipExisting);
+	} catch (error) {
+		const nodeError = toNodeError(this.getNode(), error, itemIndex);
+		if (this.continueOnFail()) return [errorItem(nodeError, itemIndex)];
+		throw nodeError;
+	}
+	if (outcome) return [{ json: outcome, pairedItem: { item: itemIndex } }];
+	return await sendRequest.call(this, requestData);
+}
+
+/** The IDs that stand for the event an Update changes: it never conflicts with itself or its own series. */
+async function ownIds(context: IExecutePaginationFunctions, body: IDataObject): Promise<Set<string>> {
+	const ids = new Set<string>();
+	for (const id of [body.id, body.masterEventId]) if (typeof id === 'string' && id) ids.add(id);
+	const current = await itemState(context).currentEvent;
+	if (typeof current?.masterEventId === 'string') ids.add(current.masterEventId);
+	return ids;
+}
+
+/**
+ * Reads the calendars around the event's time and says what to output instead of sending the
+ * request: the existing event (Skip If It Already Exists), or the conflicts (Skip); raises the
+ * conflicts (Fail). Undefined: send it. An update that does not change the time is not checked.
+ */
+async function checkTime(context: IExecutePaginationFunctions, body: IDataObject, ifTaken: string, skipExisting: boolean): Promise<IDataObject | undefined> {
+	const itemIndex = context.getItemIndex();
+	if (typeof body.start !== 'string') return undefined;
+	const zone = typeof body.timeZone === 'string' && body.timeZone ? body.timeZone : context.getTimezone();
+	const interval = eventInterval(body, zone);
+	if (!interval) return undefined;
+	const target: CalendarInfo = { id: String(body.calendarId), accountId: String(body.accountId) };
+	const isTarget = (event: IDataObject) => event.accountId === target.accountId && event.calendarId === target.id;
+	const checkValues = toStringList(context.getNodeParameter('checkCalendars', []));
+	const checked = ifTaken === 'createAnyway' ? [] : checkValues.length === 0 ? [target] : await chosenCalendars(context, itemIndex, checkValues, 'Check Calendars');
+	const listed = skipExisting && !checked.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id) ? [...checked, target] : checked;
+	const { events } = await listCalendarEvents(context, itemIndex, listed, {
+		range: interval.end > interval.start ? interval : { start: interval.start, end: interval.start + MINUTE },
+		zone,
+		skipOption: null,
+		calendarsField: 'Check Calendars',
+	});
+
+	if (skipExisting) {
+		const existing = events.find((event) => isTarget(event) && isSameEvent(event, body, interval, zone));
+		if (existing) {
+			const shaped = shapeOutput((name, fallback) => context.getNodeParameter(name, fallback), existing, simplifyEvent);
+			return { ...shaped, alreadyExists: true };
+		}
+	}
+	if (ifTaken === 'createAnyway') return undefined;
+
+	const own = await ownIds(context, body);
+	const inChecked = (event: IDataObject) => checked.some((calendar) => event.accountId === calendar.accountId && event.calendarId === calendar.id);
+	const others = events.filter((event) => inChecked(event) && !own.has(String(event.id)) && !own.has(String(event.masterEventId ?? '')));
+	const conflicts = busyEvents(others, { zone }).filter((busy) => busy.start < interval.end && busy.end > interval.start);
+	if (conflicts.length === 0) return undefined;
+	const names = new Map(checked.map((calendar) => [`${calendar.accountId}/${calendar.id}`, calendarName(calendar)]));
+	const summaries = conflicts.sort((a, b) => a.start - b.start).map((busy) => busySummary(busy, names));
+	if (ifTaken === 'fail') {
+		const local = (ms: number, format: string) => DateTime.fromMillis(ms, { zone }).toFormat(format);
+		const span = ({ start, end }: Interval) => `${local(start, 'yyyy-MM-dd HH:mm')}–${local(end, local(start, 'yyyyMMdd') === local(end, 'yyyyMMdd') ? 'HH:mm' : 'yyyy-MM-dd HH:mm')}`;
+		const listText = summaries
+			.slice(0, 5)
+			.map((summary, index) => `${quoted(summary.title ?? '(no title)')} ${span(conflicts[index])} in ${quoted(summary.calendarName ?? summary.calendarId)}`)
+			.join('; ');
+		const more = summaries.length > 5 ? ` and ${summaries.length - 5} more` : '';
+		const error = new NodeOperationError(context.getNode(), `The time is taken (${zone}): ${listText}${more}`, {
+			itemIndex,
+			description: `Nothing was ${context.getNodeParameter('operation', '') === 'create' ? 'created' : 'changed'}. Choose another time (Calendar → Find Free Time finds one), or set If the Time Is Taken to Skip or Create Anyway.`,
+		});
+		error.context.conflicts = summaries;
+		throw error;
+	}
+	const title = typeof body.title === 'string' ? { title: body.title } : {};
+	return { skipped: true, reason: 'The time is taken', ...title, start: iso(interval.start), end: iso(interval.end), conflicts: summaries };
+}
+
+const iso = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
+
+/** The same event: the same title (spaces around it aside), all-day or not alike, starting at the same instant (all-day: date). */
+function isSameEvent(event: IDataObject, body: IDataObject, interval: Interval, zone: string): boolean {
+	if (notBusyReason(event) === 'cancelled') return false;
+	if (String(event.title ?? '').trim() !== String(body.title ?? '').trim()) return false;
+	if ((event.showWithoutTime === true) !== (body.showWithoutTime === true)) return false;
+	return eventInterval(event, zone)?.start === interval.start;
+}
+
+/** The guard fields of an operation (`create` or `update`, v3). */
+export function guardFields(operation: 'create' | 'update'): INodeProperties[] {
+	const displayOptions = showFor([operation], ['v3']);
+	const checking = { show: { ...displayOptions?.show, ifTimeTaken: ['skip', 'fail'] } };
+	const what = operation === 'create' ? 'create' : 'change';
+	const anyway = { name: operation === 'create' ? 'Create Anyway' : 'Update Anyway', value: 'createAnyway', description: 'Do not check (no extra cost)' };
+	const checks = [
+		{ name: 'Skip', value: 'skip', description: `Output the events in the way (under conflicts) and ${what} nothing` },
+		{ name: 'Fail', value: 'fail', description: 'Stop with an error listing the events in the way' },
+	];
+	const fields: INodeProperties[] = [
+		{
+			displayName: 'If the Time Is Taken',
+			name: 'ifTimeTaken',
+			type: 'options',
+			options: [anyway, ...checks],
+			default: 'createAnyway',
+			description:
+				operation === 'create'
+					? 'What to do when busy events in the checked calendars overlap the new event: not marked free, not declined by the account owner, not cancelled; all-day events block their whole days. A recurring event is checked at its first occurrence.'
+					: 'What to do when the new time overlaps busy events in the checked calendars (the rules of Find Free Time). Checked only when the update changes the time; the event and its series never conflict with themselves.',
+			hint: CHECK_COST_HINT,
+			displayOptions,
+			// Wraps the request of the operation: the guards run before it is sent, through the same transport.
+			routing: { operations: { pagination: sendGuarded } },
+		},
+		readableCalendarsField('checkCalendars', 'Check Calendar Names or IDs', "Calendars whose busy events count, from any of the accounts. Leave empty for the event's own calendar only.", {
+			displayOptions: checking,
+		}),
+	];
+	if (operation === 'create') {
+		fields.push({
+			displayName: 'Skip If It Already Exists',
+			name: 'skipIfExists',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether an event of the calendar with the same title and start is output as it is (with alreadyExists: true) instead of creating a second one, so a retried workflow or an AI agent never books twice. Costs 10 points (one list call), shared with the time check.',
+			displayOptions,
+		});
+	}
+	return fields;
+}

@@ -1,0 +1,213 @@
+import { DateTime, Duration } from 'luxon';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+
+import { resolveCalendar } from '../../../CtsEvent/shared/calendarTarget';
+import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
+import { calendarName, isWritable, listCalendars, type CalendarInfo } from '../../../shared/calendarLists';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime } from '../../../shared/dates';
+import { invalidField, quoted } from '../../../shared/errors';
+import { locatorValue, toStringList } from '../../../shared/fields';
+import { busyEvents, eventInterval, freeSlots, mergeBusy, notBusyReason, type Interval, type WorkingHours } from '../../../shared/freeTime';
+import { ctsRequest, forEachItem } from '../../../shared/transport';
+import { readWorkingHours } from '../../../shared/workingHours';
+import { MAX_RANGE_MONTHS } from '../../../CtsEvent/resources/calendar/findFreeTimeFields';
+import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
+
+const MINUTE = 60_000;
+
+/**
+ * Task → Schedule in Calendar (time-blocking): the first free slot for a task in working hours,
+ * booked as an event whose description carries a marker line with the task's ID. The marker is
+ * how a later run finds the block again: it keeps a block that is still free and moves one that
+ * is not, so a task never gets two blocks.
+ */
+
+/** The marker line of a block: how it names its task, exactly as written and as searched for. */
+export function blockMarker(taskId: string): string {
+	return `Task ID: ${taskId}`;
+}
+
+/** Whether an event is a block of the task: its description has the marker as a line of its own. */
+export function isBlockOf(event: IDataObject, taskId: string): boolean {
+	const marker = blockMarker(taskId);
+	return String(event.description ?? '').split(/\r?\n/).some((line) => line.trim() === marker);
+}
+
+interface ScheduleQuery {
+	taskId: string;
+	zone: string;
+	notBefore: DateTime;
+	notAfterValue: unknown;
+	lengthMinutes?: number;
+	workingHours?: WorkingHours;
+	stepMinutes: number;
+	ignoreAllDay: boolean;
+	skipUnreadable: boolean;
+	checkValues: string[];
+}
+
+/** The fields of one item that need no request, checked. */
+function readQuery(context: IExecuteFunctions, itemIndex: number): ScheduleQuery {
+	const node = context.getNode();
+	const parameter = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
+	const taskId = locatorValue(parameter('taskId', '')).trim();
+	if (!taskId) throw invalidField(node, 'Task', 'choose a task from the list or enter its ID', itemIndex);
+	const zone = String(parameter('timeZone', '') || context.getTimezone());
+	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
+	const notBeforeValue = parameter('notBefore', '');
+	const notBefore = parseDateInput(notBeforeValue, zone);
+	if (!notBefore) throw invalidField(node, 'Not Before', `${quoted(notBeforeValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
+	let lengthMinutes: number | undefined;
+	if (parameter('lengthFrom', 'task') === 'minutes') {
+		lengthMinutes = Number(parameter('lengthMinutes', 60));
+		if (!Number.isInteger(lengthMinutes) || lengthMinutes < 1 || lengthMinutes > 24 * 60) {
+			throw invalidField(node, 'Length (Minutes)', 'must be a whole number of minutes from 1 to 1440', itemIndex);
+		}
+	}
+	const options = parameter('scheduleOptions', {}) as IDataObject;
+	const step = Number(options.slotStep ?? 15);
+	if (!Number.isInteger(step) || step < 1 || step > 1440) throw invalidField(node, 'Block Starts Every (Minutes)', 'must be a whole number of minutes from 1 to 1440', itemIndex);
+	return {
+		taskId,
+		zone,
+		notBefore,
+		notAfterValue: parameter('notAfter', ''),
+		lengthMinutes,
+		workingHours: readWorkingHours(node, parameter, itemIndex),
+		stepMinutes: step,
+		ignoreAllDay: options.allDayEvents === 'ignore',
+		skipUnreadable: options.unreadableCalendars === 'skip',
+		checkValues: toStringList(parameter('checkCalendars', [])),
+	};
+}
+
+/** The task (1 point); one that is unknown, deleted or done cannot be scheduled. */
+async function readTask(context: IExecuteFunctions, itemIndex: number, taskId: string): Promise<IDataObject> {
+	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id: taskId } }, itemIndex);
+	const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
+	const node = context.getNode();
+	if (!task) throw invalidField(node, 'Task', `no task with ID ${quoted(taskId)} exists in this account`, itemIndex, 'Check the task ID, or pick the task from the list.');
+	if (task.deleted === true) throw invalidField(node, 'Task', `the task ${quoted(task.title)} is deleted`, itemIndex);
+	if (task.progress === 'completed' || task.progress === 'cancelled') {
+		throw invalidField(node, 'Task', `the task ${quoted(task.title)} is ${String(task.progress)}: there is nothing left to schedule`, itemIndex, 'Reopen the task first to schedule it again.');
+	}
+	return task;
+}
+
+/** The block's length and the search range, from the fields or else from the task. */
+function lengthAndRange(context: IExecuteFunctions, itemIndex: number, query: ScheduleQuery, task: IDataObject): { lengthMs: number; range: Interval } {
+	const node = context.getNode();
+	let lengthMinutes = query.lengthMinutes;
+	if (lengthMinutes === undefined) {
+		const estimate = typeof task.estimatedDuration === 'string' ? Duration.fromISO(task.estimatedDuration) : undefined;
+		if (!estimate?.isValid || estimate.as('minutes') < 1) {
+			throw invalidField(node, 'Length', `the task ${quoted(task.title)} has no estimated duration`, itemIndex, 'Set Length to Minutes Given Below, or give the task an estimated duration.');
+		}
+		lengthMinutes = Math.ceil(estimate.as('minutes'));
+	}
+	let end: DateTime | undefined;
+	let endField = 'Not After';
+	if (String(query.notAfterValue ?? '').trim() !== '' || DateTime.isDateTime(query.notAfterValue)) {
+		end = parseDateInput(query.notAfterValue, query.zone);
+		if (!end) throw invalidField(node, 'Not After', `${quoted(query.notAfterValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
+	} else if (typeof task.due === 'string') {
+		endField = "The task's due date";
+		end = parseDateInput(task.due, isIanaZone(task.timeZone) ? task.timeZone : query.zone);
+	}
+	end ??= query.notBefore.plus({ days: DEFAULT_HORIZON_DAYS });
+	if (end <= query.notBefore) {
+		throw invalidField(node, endField === 'Not After' ? 'Not After' : 'Not Before', `${endField} (${end.setZone(query.zone).toFormat('yyyy-MM-dd HH:mm')}) is not after Not Before (${query.notBefore.setZone(query.zone).toFormat('yyyy-MM-dd HH:mm')})`, itemIndex);
+	}
+	if (end > query.notBefore.setZone(query.zone).plus({ months: MAX_RANGE_MONTHS })) {
+		throw invalidField(node, 'Not After', `must be at most ${MAX_RANGE_MONTHS} months after Not Before`, itemIndex);
+	}
+	return { lengthMs: lengthMinutes * MINUTE, range: { start: query.notBefore.toMillis(), end: end.toMillis() } };
+}
+
+/** The calendar the block goes in, from the calendar list: one the user may write to. */
+async function blockCalendar(context: IExecuteFunctions, itemIndex: number): Promise<CalendarInfo> {
+	const problem = (field: string, text: string, description?: string) => invalidField(context.getNode(), field, text, itemIndex, description);
+	const { accountId, calendarId } = await resolveCalendar(context, context.getNodeParameter('calendarId', itemIndex, ''), '', problem);
+	const calendar = (await listCalendars(context)).find((candidate) => candidate.accountId === accountId && candidate.id === calendarId);
+	if (!calendar) throw problem('Calendar', `no calendar with ID ${quoted(calendarId)} in the accounts of this credential`);
+	if (!isWritable(calendar)) throw problem('Calendar', `the user may not write to ${quoted(calendarName(calendar))}`, 'Choose a calendar from the list: it offers those the user may write to.');
+	return calendar;
+}
+
+/** Whole minutes as an ISO 8601 duration the way people write it: PT45M, PT1H30M, PT2H. */
+function isoMinutes(minutes: number): string {
+	const hours = Math.floor(minutes / 60);
+	return `PT${hours > 0 ? `${hours}H` : ''}${minutes % 60 > 0 || hours === 0 ? `${minutes % 60}M` : ''}`;
+}
+
+const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
+
+/** Schedules one item's task; the output names what happened: created, kept or moved. */
+async function scheduleTask(context: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const query = readQuery(context, itemIndex);
+	const task = await readTask(context, itemIndex, query.taskId);
+	const { lengthMs, range } = lengthAndRange(context, itemIndex, query, task);
+	const target = await blockCalendar(context, itemIndex);
+	const checked = await chosenCalendars(context, itemIndex, query.checkValues, 'Check Calendars');
+	if (!checked.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id)) checked.push(target);
+	const { events, notices: skipped, unreadable } = await listCalendarEvents(context, itemIndex, checked, {
+		range,
+		zone: query.zone,
+		skipUnreadable: query.skipUnreadable,
+		calendarsField: 'Check Calendars',
+	});
+	// The block's own calendar must be read: without it, the block could not be found again.
+	if (unreadable.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id)) {
+		throw invalidField(context.getNode(), 'Calendar', `cannot read ${quoted(calendarName(target))} (${target.id}), so its block for the task cannot be looked for`, itemIndex, 'Reconnect the account in the service, or choose another calendar.');
+	}
+
+	const blocks = events
+		.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && notBusyReason(event) !== 'cancelled' && isBlockOf(event, query.taskId))
+		.map((event) => ({ event, interval: eventInterval(event, query.zone) }))
+		.sort((a, b) => (a.interval?.start ?? 0) - (b.interval?.start ?? 0));
+	const blockIds = new Set(blocks.map(({ event }) => String(event.id)));
+	const busy = mergeBusy(busyEvents(events.filter((event) => !blockIds.has(String(event.id))), { zone: query.zone, ignoreAllDay: query.ignoreAllDay }));
+	const rules = { zone: query.zone, workingHours: query.workingHours, minimumMs: lengthMs };
+	const notices = [...skipped, ...blocks.slice(1).map(({ event }) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
+	const output = (action: string, event: IDataObject) => ({ action, event, task, ...(notices.length > 0 ? { notices } : {}) });
+
+	const current = blocks[0];
+	if (current?.interval) {
+		const { start, end } = current.interval;
+		const stillFree = end - start === lengthMs && freeSlots(range, busy, rules).some((slot) => slot.start <= start && end <= slot.end);
+		if (stillFree) return output('kept', current.event);
+	}
+	const slot = freeSlots(range, busy, { ...rules, stepMinutes: query.stepMinutes })[0];
+	if (!slot) {
+		const local = (ms: number) => DateTime.fromMillis(ms, { zone: query.zone }).toFormat('yyyy-MM-dd HH:mm');
+		const hours = query.workingHours ? ` within the working hours ${query.workingHours.from}–${query.workingHours.to}` : '';
+		throw new NodeOperationError(context.getNode(), `No free slot of ${lengthMs / MINUTE} minutes between ${local(range.start)} and ${local(range.end)} (${query.zone})${hours}`, {
+			itemIndex,
+			description: `${current ? 'The block the task has is no longer free and was left as it is. ' : 'Nothing was created. '}Give a later Not After, a shorter Length, other working hours, or fewer Check Calendars.`,
+		});
+	}
+	const timing = {
+		accountId: target.accountId,
+		calendarId: target.id,
+		start: toLocalDateTime(DateTime.fromMillis(slot.start), query.zone),
+		duration: isoMinutes(lengthMs / MINUTE),
+		timeZone: query.zone,
+		showWithoutTime: false,
+	};
+	if (current) {
+		const moved = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: current.event.id, ...timing } }, itemIndex);
+		return output('moved', { ...moved, previousStart: utc(current.interval?.start ?? 0) });
+	}
+	const description = `Time blocked for the task ${String(task.title)}.\n\n${blockMarker(query.taskId)}`;
+	const created = await ctsRequest.call(
+		context,
+		'ctsApi',
+		{ method: 'POST', url: '/v3/events/create', body: { ...timing, title: task.title, description, freeBusyStatus: 'busy' } },
+		itemIndex,
+	);
+	return output('created', ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? created);
+}
+
+export async function scheduleInCalendar(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await forEachItem(this, async (itemIndex) => [await scheduleTask(this, itemIndex)]);
+}

@@ -1,0 +1,94 @@
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+
+import { DATE_TIME_HINT } from '../../../shared/dates';
+import { listOrIdField, timeZoneField } from '../../../shared/fields';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
+import { taskLocator, TASK_RESOURCE } from '../../shared/taskFields';
+
+export const SCHEDULE = 'schedule';
+
+/** How far ahead a task without due date (and without Not After) is scheduled. */
+export const DEFAULT_HORIZON_DAYS = 14;
+
+export const SCHEDULE_COST_HINT =
+	'Costs 1 point to read the task, 10 for the calendar list (reused for a minute), 10 per account of the checked calendars for every started 2 months of the search range, and 1 to create or move the block (none when it stays).';
+
+const operationShown = { show: { resource: [TASK_RESOURCE], operation: [SCHEDULE] } };
+
+const fields: INodeProperties[] = [
+	taskLocator('Task', 'taskId', 'The task to find time for. Its title names the block; its estimated duration and due date set the length and the latest end unless given below.'),
+	listOrIdField(
+		{
+			displayName: 'Calendar',
+			name: 'calendarId',
+			required: true,
+			description: 'Calendar to put the block in: one the user may write to',
+			hint: SCHEDULE_COST_HINT,
+		},
+		{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
+		'e.g. cal-primary',
+	),
+	readableCalendarsField(
+		'checkCalendars',
+		'Check Calendar Names or IDs',
+		"Calendars whose busy events the block must avoid, from any of the accounts; the block's own calendar always counts. Leave empty for every calendar the user may read.",
+	),
+	{
+		displayName: 'Length',
+		name: 'lengthFrom',
+		type: 'options',
+		options: [
+			{ name: "Task's Estimated Duration", value: 'task', description: 'The estimated duration of the task (a task without one fails)' },
+			{ name: 'Minutes Given Below', value: 'minutes' },
+		],
+		default: 'task',
+	},
+	{
+		displayName: 'Length (Minutes)',
+		name: 'lengthMinutes',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 60,
+		displayOptions: { show: { lengthFrom: ['minutes'] } },
+	},
+	{
+		displayName: 'Not Before',
+		name: 'notBefore',
+		type: 'dateTime',
+		default: '={{ $now }}',
+		description: `The block starts at this time or later, e.g. 2026-12-01T08:00:00. A time without offset is read in the Time Zone. ${DATE_TIME_HINT}`,
+	},
+	{
+		displayName: 'Not After',
+		name: 'notAfter',
+		type: 'dateTime',
+		default: '',
+		description: `The block ends at this time or earlier (at most 6 months after Not Before). Empty: the task's due date, or ${DEFAULT_HORIZON_DAYS} days after Not Before for a task without one.`,
+	},
+	timeZoneField({
+		description:
+			'Zone of the working hours, of the block, of all-day events\' dates, and of Not Before and Not After without offset. Empty: the workflow\'s time zone. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	}),
+	...workingHoursFields({}),
+	{
+		displayName: 'Options',
+		name: 'scheduleOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			allDayEventsOption,
+			{
+				displayName: 'Block Starts Every (Minutes)',
+				name: 'slotStep',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1440 },
+				default: 15,
+				description: 'Start the block on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone (15 when not set)',
+			},
+			unreadableCalendarsOption,
+		],
+	},
+];
+
+export const taskScheduleDescription: INodeProperties[] = updateDisplayOptions(operationShown, fields);
