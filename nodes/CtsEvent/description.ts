@@ -65,7 +65,10 @@ export function eventNodeDescription(
 					: [{ name: 'Event', value: EVENT_RESOURCE }],
 				default: EVENT_RESOURCE,
 			},
-			...withToolInputs(forApiVersion([...eventDescription, ...calendarDescription], version)),
+			...withToolInputs(forApiVersion([...eventDescription, ...calendarDescription], version), {
+				'update:title': 'New title of the event',
+				description: 'Details of the event',
+			}),
 			pointBudgetOption,
 		],
 	};

@@ -41,7 +41,7 @@ export class CtsTask implements INodeType {
 				],
 				default: TASK_RESOURCE,
 			},
-			...withToolInputs([...taskDescription, ...tagDescription]),
+			...withToolInputs([...taskDescription, ...tagDescription], { 'create:name': 'Name of the tag', 'update:name': 'New name of the tag' }),
 			pointBudgetOption,
 		],
 	};

@@ -54,23 +54,53 @@ function withTool(property: INodeProperties, tool: boolean): INodeProperties['di
 	return { ...property.displayOptions, show: { ...property.displayOptions?.show, '@tool': [tool] } };
 }
 
+/** Tool text of an optional field in a collection: an added but empty field is not sent (see `isLeftEmpty`). */
+const LEFT_OUT = 'Empty string: left out.';
+
+/** Drops hints about n8n expressions: a model sends values (and `}}` would end the `$fromAI` expression). */
+function forModel(text: string): string {
+	return text
+		.replace(/\s*\(or a list from an expression\)/g, '')
+		.split(/(?<=\.)\s+/)
+		.filter((sentence) => !sentence.includes('{{'))
+		.join(' ');
+}
+
+function toolText(property: INodeProperties, texts: ToolTexts, operations: string[]): string {
+	const text =
+		operations.map((operation) => texts[`${operation}:${property.name}`]).find(Boolean) ??
+		texts[property.name] ??
+		property.description ??
+		property.displayName;
+	return forModel(property.type === 'resourceLocator' && !/\bID\b/.test(text) ? `${text} (its ID)` : text);
+}
+
+/** The field for workflows and, from `tool` (the field as the model gives it), its tool variant. */
+function pair(property: INodeProperties, text: string, tool: INodeProperties = property): INodeProperties[] {
+	return [
+		{ ...property, displayOptions: withTool(property, false) },
+		{ ...tool, default: toolDefault(tool, text), displayOptions: withTool(property, true) },
+	];
+}
+
 /**
  * Each value field twice: unchanged for workflows, and for the tool with a described `$fromAI`
- * default. `texts` replaces the description the model reads, by field name (`name` or
- * `operation:name` for a field of one operation).
+ * default; so are the text fields of collections, which the user adds to the tool as needed.
+ * `texts` replaces the description the model reads, by field name (`name` or `operation:name`
+ * for a field of one operation).
  */
 export function withToolInputs(properties: INodeProperties[], texts: ToolTexts = {}): INodeProperties[] {
 	return properties.flatMap((property) => {
-		if (!MODEL_TYPES.has(property.type) || property.noDataExpression || property.displayOptions?.show?.['@tool']) return [property];
 		const operations = (property.displayOptions?.show?.operation ?? []) as string[];
-		const text =
-			operations.map((operation) => texts[`${operation}:${property.name}`]).find(Boolean) ??
-			texts[property.name] ??
-			property.description ??
-			property.displayName;
-		return [
-			{ ...property, displayOptions: withTool(property, false) },
-			{ ...property, default: toolDefault(property, text), displayOptions: withTool(property, true) },
-		];
+		if (property.type === 'collection' && Array.isArray(property.options)) {
+			const options = (property.options as INodeProperties[]).flatMap((option) =>
+				['string', 'dateTime', 'resourceLocator'].includes(option.type) && !option.noDataExpression && !option.typeOptions?.password
+					? pair(option, `${toolText(option, texts, operations).replace(/[\s.]*$/, '.')} ${LEFT_OUT}`, { ...option, required: false, default: '' })
+					: [option],
+			);
+			return [{ ...property, options }];
+		}
+		if (!MODEL_TYPES.has(property.type) || property.noDataExpression || property.displayOptions?.show?.['@tool']) return [property];
+		return pair(property, toolText(property, texts, operations));
 	});
 }
