@@ -4,8 +4,9 @@ import type { INodeProperties, NodeParameterValueType } from 'n8n-workflow';
  * Inputs of the node as an AI tool ("CTS Task Tool" and the like, which n8n makes from any node
  * with `usableAsTool`). n8n shows a property only to the tool variant when its display options
  * say `'@tool': [true]` (n8n-workflow `getPropertyValues`: the node type's name ends in "Tool"),
- * so every value field comes twice: as it is for workflows, and for the tool with the value
- * already "Defined automatically by the model", described and, when optional, with a default.
+ * so required value fields and the text fields of collections come twice: as they are for
+ * workflows, and for the tool already "Defined automatically by the model", described and, when
+ * optional, with a default.
  * Without this the editor's ✨ button writes `$fromAI('<Display Name>', ``, '<type>')`: no
  * description and no default, so the model sees every field as required and undescribed.
  */
@@ -84,8 +85,9 @@ function pair(property: INodeProperties, text: string, tool: INodeProperties = p
 }
 
 /**
- * Each value field twice: unchanged for workflows, and for the tool with a described `$fromAI`
- * default; so are the text fields of collections, which the user adds to the tool as needed.
+ * Each required value field twice: unchanged for workflows, and for the tool with a described
+ * `$fromAI` default; so are the text fields of collections, which the user adds to the tool as
+ * needed (optional there: an empty default).
  * `texts` replaces the description the model reads, by field name (`name` or `operation:name`
  * for a field of one operation).
  */
@@ -100,7 +102,11 @@ export function withToolInputs(properties: INodeProperties[], texts: ToolTexts =
 			);
 			return [{ ...property, options }];
 		}
-		if (!MODEL_TYPES.has(property.type) || property.noDataExpression || property.displayOptions?.show?.['@tool']) return [property];
+		// An optional field outside a collection is a setting with a working default (a limit,
+		// working hours): the user decides whether the model sets it.
+		if (!MODEL_TYPES.has(property.type) || !property.required || property.noDataExpression || property.displayOptions?.show?.['@tool']) {
+			return [property];
+		}
 		return pair(property, toolText(property, texts, operations));
 	});
 }

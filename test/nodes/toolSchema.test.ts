@@ -135,7 +135,6 @@ describe('a CTS node added as a tool in the editor', () => {
 		(tool, resource, operation) => {
 			const node = savedNode(tool, { resource, operation });
 			const schema = toolSchema(node);
-			expect(Object.keys(schema.properties).length).toBeGreaterThan(0);
 			for (const [key, input] of Object.entries(schema.properties)) {
 				expect({ key, described: (input.description ?? '').trim().length > 10 }).toEqual({ key, described: true });
 				expect(input.description).not.toMatch(/\{\{|expression/);
@@ -146,19 +145,25 @@ describe('a CTS node added as a tool in the editor', () => {
 	it.each([
 		['ctsTaskTool', 'task', 'create', ['Title'], ['Description', 'Due', 'Parent_Task']],
 		['ctsTaskTool', 'task', 'update', ['Task'], ['Title', 'Due', 'Description']],
-		['ctsTaskTool', 'task', 'close', ['Task'], ['Occurrence_Start']],
-		['ctsTaskTool', 'task', 'getAll', [], ['Limit', 'Updated_After']],
+		['ctsTaskTool', 'task', 'close', ['Task'], []],
+		['ctsTaskTool', 'task', 'getAll', [], ['Task_List_ID', 'Updated_After']],
 		['ctsTaskTool', 'tag', 'create', ['Name'], []],
-		['ctsEventTool', 'event', 'create', ['Calendar', 'End', 'Start', 'Title'], ['Account_ID', 'Attendees', 'Description']],
+		['ctsEventTool', 'event', 'create', ['Calendar', 'End', 'Start', 'Title'], ['Attendees', 'Description']],
 		['ctsEventTool', 'event', 'update', ['Calendar', 'Event'], ['Title', 'Start', 'End', 'Description']],
-		['ctsEventTool', 'event', 'getAll', ['End', 'Start'], ['Limit']],
-		['ctsEventTool', 'calendar', 'findFreeTime', ['End', 'Start'], ['From', 'To']],
-		['ctsEventV1Tool', 'event', 'rsvp', ['Event_ID'], ['Comment']],
+		['ctsEventTool', 'event', 'getAll', ['End', 'Start'], []],
+		['ctsEventTool', 'calendar', 'findFreeTime', ['End', 'Start'], []],
+		['ctsEventV1Tool', 'event', 'rsvp', ['Event_ID'], []],
 	])('%s %s %s: required %j, optional among them %j', (tool, resource, operation, required, optional) => {
 		const listed = inputs(toolSchema(savedNode(tool, { resource, operation })));
 		const requiredKeys = Object.keys(listed).filter((key) => listed[key].required);
 		expect(requiredKeys.sort()).toEqual([...required].sort());
 		for (const key of optional) expect({ key, ...listed[key] }).toEqual({ key, required: false, described: true });
+	});
+
+	it('optional settings outside collections keep their working default and are not handed to the model', () => {
+		expect(Object.keys(toolSchema(savedNode('ctsEventTool', { resource: 'event', operation: 'create' })).properties)).not.toContain('Account_ID');
+		expect(Object.keys(toolSchema(savedNode('ctsEventTool', { resource: 'calendar', operation: 'findFreeTime' })).properties).sort()).toEqual(['End', 'Start']);
+		expect(toolSchema(savedNode('ctsTaskTool', { resource: 'tag', operation: 'getAll' })).properties).toEqual({});
 	});
 
 	it('an optional input carries the field\'s empty default, which n8n uses when the model leaves it out', () => {
