@@ -4,7 +4,7 @@
  * from the tool call's input (n8n-workflow WorkflowDataProxy `$fromAI`: the input item's value
  * by key, else the placeholder's default). Only the tool variant's fields may send.
  */
-import type { INodeParameters, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { Engine } from '../harness/engine';
@@ -31,7 +31,7 @@ function added(collection: string, name: string): string {
 	return field.default as string;
 }
 
-const call = (parameters: INodeParameters, modelInput: Record<string, unknown>) =>
+const call = (parameters: INodeParameters, modelInput: IDataObject) =>
 	engine.runNode({
 		type: 'ctsTaskTool',
 		parameters: { resource: 'task', output: 'raw', ...parameters },
