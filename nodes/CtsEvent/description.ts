@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
+import { withToolInputs } from '../shared/toolInputs';
 import { pointBudgetOption, SERVICE_REQUEST_DEFAULTS, transportProperty } from '../shared/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
@@ -64,7 +65,10 @@ export function eventNodeDescription(
 					: [{ name: 'Event', value: EVENT_RESOURCE }],
 				default: EVENT_RESOURCE,
 			},
-			...forApiVersion([...eventDescription, ...calendarDescription], version),
+			...withToolInputs(forApiVersion([...eventDescription, ...calendarDescription], version), {
+				'update:title': 'New title of the event',
+				description: 'Details of the event',
+			}),
 			pointBudgetOption,
 		],
 	};

@@ -3,6 +3,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { ctsApiTest } from '../shared/credentialTests';
 import { getTags } from '../shared/tagLists';
 import { getTimeZones } from '../shared/timeZones';
+import { withToolInputs } from '../shared/toolInputs';
 import { pointBudgetOption, SERVICE_REQUEST_DEFAULTS, transportProperty } from '../shared/transport';
 import { getReadableCalendars } from '../CtsEvent/listSearch/readableCalendars';
 import { searchCalendars } from '../CtsEvent/listSearch/searchCalendars';
@@ -43,8 +44,7 @@ export class CtsTask implements INodeType {
 				],
 				default: TASK_RESOURCE,
 			},
-			...taskDescription,
-			...tagDescription,
+			...withToolInputs([...taskDescription, ...tagDescription], { 'create:name': 'Name of the tag', 'update:name': 'New name of the tag' }),
 			pointBudgetOption,
 		],
 	};
