@@ -278,6 +278,8 @@ export const MCP_TOOLS = [
 				attendees: ai('attendees', 'E-mail addresses of the people to invite, separated by commas. Empty string: nobody', 'string', ''),
 				requestVirtualRoom: `={{ ${fromAI('videoMeeting', 'Whether to attach a video meeting room; its link comes back as meetingUrl', 'boolean', false)} ? 'default' : undefined }}`,
 			},
+			// A repeated call returns the event it made the first time (alreadyExists: true) instead of booking twice.
+			skipIfExists: true,
 		},
 	},
 	{
@@ -347,6 +349,23 @@ export const MCP_TOOLS = [
 			minimumMinutes: ai('minimumMinutes', 'Shortest free slot to return, in minutes', 'number', 30),
 			workingHours: 'hours',
 			options: { unreadableCalendars: 'skip' },
+		},
+	},
+	{
+		name: 'schedule_task',
+		type: 'ctsTask',
+		description:
+			'Block time in a calendar for a task: books the first free slot (Monday to Friday, 09:00 to 17:00 in timeZone) before the task is due, titled after the task. Called again for the same task it keeps the block, or moves it when its time has become busy. Returns action (created, kept or moved), the event and the task.',
+		parameters: {
+			resource: 'task',
+			operation: 'schedule',
+			taskId: aiId('taskId', `id of the task, as create_task or list_my_tasks returned it. ${PASS_BACK}`),
+			calendarId: aiId('calendarId', `ID of a writable calendar to put the block in (id from list_calendars). ${PASS_BACK}`),
+			lengthFrom: `={{ ${fromAI('lengthMinutes', "Length of the block in minutes; 0: the task's estimated duration", 'number', 0)} > 0 ? 'minutes' : 'task' }}`,
+			lengthMinutes: `={{ ${fromAI('lengthMinutes', "Length of the block in minutes; 0: the task's estimated duration", 'number', 0)} || 60 }}`,
+			timeZone: ai('timeZone', `IANA time zone of the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (see ${'`'}now${'`'})`, 'string', ''),
+			workingHours: 'hours',
+			scheduleOptions: { unreadableCalendars: 'skip' },
 		},
 	},
 	{

@@ -257,6 +257,18 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		const participants = Object.values(only(booked.sent, 'POST', '/v3/events/create').body.participants);
 		assert.deepEqual(participants.map(({ email, name }) => ({ email, name })), [{ email: 'carol@example.com', name: 'Carol' }, { email: 'dave@example.com', name: undefined }]);
 		const [event] = booked.json;
+		// An agent that repeats the call books once: the repeat gets the same event back.
+		const repeated = await call('create_event', {
+			calendarId: personal.id,
+			title: 'Review',
+			start: `${tomorrow}T10:00:00`,
+			end: `${tomorrow}T10:30:00`,
+			timeZone: 'Europe/Berlin',
+			attendees: 'Carol <carol@example.com>; dave@example.com',
+		});
+		assert.equal(repeated.isError, false, repeated.text);
+		assert.deepEqual([repeated.json[0].id, repeated.json[0].alreadyExists], [event.id, true]);
+		assert.equal(repeated.sent.filter((request) => request.path === '/v3/events/create').length, 0);
 
 		// Midnight to midnight in Berlin, whatever zone n8n runs in.
 		const day = await call('list_events', { accountId: personal.accountId, calendarIds: personal.id, rangeStart: `${tomorrow}T00:00:00`, rangeEnd: `${tomorrow}T23:59:59`, timeZone: 'Europe/Berlin' });
@@ -271,6 +283,13 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		assert.ok(!after.text.includes(event.id), `the deleted event is not listed: ${after.text}`);
 
 		const task = (await call('create_task', { title: 'Draft the agenda' })).json[0];
+		const blocked = await call('schedule_task', { taskId: task.id, calendarId: personal.id, lengthMinutes: 45, timeZone: 'Europe/Berlin' });
+		assert.equal(blocked.isError, false, blocked.text);
+		assert.equal(blocked.json[0].action, 'created');
+		assert.equal(blocked.json[0].event.title, 'Draft the agenda');
+		const again = await call('schedule_task', { taskId: task.id, calendarId: personal.id, lengthMinutes: 45, timeZone: 'Europe/Berlin' });
+		assert.equal(again.isError, false, again.text);
+		assert.deepEqual([again.json[0].action, again.json[0].event.id], ['kept', blocked.json[0].event.id]);
 		const changed = await call('update_task', { taskId: task.id, priority: '3', title: '' });
 		assert.equal(changed.isError, false, changed.text);
 		assert.deepEqual(only(changed.sent, 'POST', '/v3/tasks/update').body, { id: task.id, priority: 3 });
