@@ -498,7 +498,7 @@ describe('Task, From List', () => {
 
 	it('offers the open tasks newest first, searchable by title, completed tasks left out', async () => {
 		await sandbox.control('clock', { now: '2026-03-01T09:00:00.000Z' });
-		const older = await sandbox.createTask({ title: 'Write the report' });
+		const older = await sandbox.createTask({ title: 'Write the report', due: '2026-03-05T17:00:00', timeZone: 'Europe/Berlin' });
 		await sandbox.control('clock', { advanceSeconds: 60 });
 		const done = await sandbox.createTask({ title: 'Already done' });
 		await sandbox.api('POST', '/v3/tasks/close', { body: { id: done } });
@@ -506,11 +506,12 @@ describe('Task, From List', () => {
 		const newer = await sandbox.createTask({ title: 'Review the report' });
 		await sandbox.clearRequests();
 
+		// Beside each title its due date, or the start of its ID: tasks with the same title can be told apart.
 		expect((await searchTasks()).results).toEqual([
-			{ name: 'Review the report', value: newer },
-			{ name: 'Write the report', value: older },
+			{ name: `Review the report (ID ${newer.slice(0, 8)})`, value: newer },
+			{ name: 'Write the report (due 2026-03-05 17:00)', value: older },
 		]);
-		expect((await searchTasks('write')).results).toEqual([{ name: 'Write the report', value: older }]);
+		expect((await searchTasks('write')).results).toEqual([{ name: 'Write the report (due 2026-03-05 17:00)', value: older }]);
 		expect(await listCalls()).toEqual([{ call: 'GET /v3/tasks/list', points: 10 }]);
 	});
 

@@ -17,6 +17,15 @@ async function openTasks(context: ILoadOptionsFunctions): Promise<IDataObject[]>
 const newestFirst = (a: IDataObject, b: IDataObject) => String(b.created ?? '').localeCompare(String(a.created ?? ''));
 
 /**
+ * A task as the list shows it: its title with its due date, or the start of its ID, so tasks
+ * with the same title can be told apart.
+ */
+function taskLabel(task: IDataObject): string {
+	const due = typeof task.due === 'string' && task.due ? `due ${task.due.slice(0, 16).replace('T', ' ')}` : `ID ${String(task.id).slice(0, 8)}`;
+	return `${String(task.title ?? task.id)} (${due})`;
+}
+
+/**
  * "From List" of the task fields: the open tasks, newest first (the service lists only open
  * tasks, so completed and deleted ones are given by ID). A search filters by title, or finds a
  * task by its exact ID, within the list already read.
@@ -28,6 +37,6 @@ export async function searchTasks(this: ILoadOptionsFunctions, filter?: string):
 		results: tasks
 			.filter((task) => !needle || String(task.title ?? '').toLowerCase().includes(needle) || String(task.id) === filter?.trim())
 			.sort(newestFirst)
-			.map((task) => ({ name: String(task.title ?? task.id), value: String(task.id) })),
+			.map((task) => ({ name: taskLabel(task), value: String(task.id) })),
 	};
 }
