@@ -121,8 +121,10 @@ export class CtsEventTrigger implements INodeType {
 		};
 		if (!(await checkFitsBudget(this, budgetShare))) return null;
 
+		let dropped: EventTriggerState | undefined;
 		if (this.getMode() !== 'manual') {
 			const { position, redelivering } = resolvePending(staticData.state, staticData.pending);
+			if (redelivering) dropped = staticData.pending?.position;
 			staticData.state = position;
 			delete staticData.pending;
 			if (redelivering) {
@@ -183,7 +185,12 @@ export class CtsEventTrigger implements INodeType {
 				.filter(({ event, data }) => event === 'created' && typeof data.recurrenceId === 'string')
 				.map((entry) => [`${String(entry.data.calendarId)}|${String(entry.data.recurrenceId)}`, entry]),
 		);
-		for (const gone of previous ? decision.vanished : []) {
+		// Events first seen by the poll delivered again that are gone now: their deletion (or move)
+		// happened since, and the state this poll starts from does not know them.
+		const goneSinceDropped = Object.values(dropped?.known ?? {}).filter(
+			(event) => !state.known[event.id] && !decision.next.known[event.id] && event.endMs > windowStartMs && event.startMs < windowEndMs,
+		);
+		for (const gone of previous ? [...decision.vanished, ...goneSinceDropped] : []) {
 			const replacement = gone.recurrenceId ? newcomers.get(`${gone.calendarId}|${gone.recurrenceId}`) : undefined;
 			if (replacement) {
 				replacement.event = 'updated';

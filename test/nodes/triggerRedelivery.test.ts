@@ -217,6 +217,21 @@ describe('event trigger', () => {
 		expect(await poller.poll()).toBeNull();
 	});
 
+	it('an event first delivered by the poll being repeated and deleted since: the new process delivers its cancellation', async () => {
+		const poller = trigger(true);
+		await poller.poll();
+		await advance(60);
+		const { body } = await sandbox.api('POST', '/v3/events/create', { body: timedEvent({ timeZone: 'UTC', title: 'planning', start: '2026-12-03T09:00:00' }) });
+		await advance(60);
+		expect(fired(await poller.poll())).toEqual(['created:planning']);
+		await sandbox.api('POST', '/v3/events/delete', { body: { id: (body.data.event as { id: string }).id, ...target } });
+		await advance(60);
+		poller.restartFromStored(newEventTrigger());
+		expect(fired(await poller.poll())).toEqual(['cancelled:planning']);
+		await advance(60);
+		expect(await poller.poll()).toBeNull();
+	});
+
 	it('off: the same kill loses the poll\'s creation', async () => {
 		const poller = trigger(false);
 		await poller.poll();
