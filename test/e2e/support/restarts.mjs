@@ -249,7 +249,7 @@ export class ChangeMaker {
 		} else if (names.some((name) => this.made(name) < this.quotas[name])) {
 			return false;
 		} else {
-			const pick = this.random();
+			let pick = this.random();
 			choice = possible.find((name) => (pick -= CHANGE_KINDS[name].share) < 0) ?? possible[0];
 		}
 		const ready = this.ready(kind);
