@@ -529,6 +529,27 @@ export async function runRestartScenario({
 				![...deliveries.all.values()].some((execution) => execution.workflowId === workflowId && execution.createdAt >= kill.time && execution.createdAt <= kill.restartedAt),
 		);
 	};
+	/**
+	 * Whether a poll killed right after its list call hit n8n's static-data gap: the static data
+	 * stored at the kill (its pending position, with Redeliver After a Restart) counts a change made
+	 * after the trigger's previous list call, so this poll saved it, and no execution of the
+	 * trigger was created between the list call and the next start of main.
+	 */
+	const hitGap = (kill) => {
+		const kind = kill.path === '/v3/tasks/list' ? 'task' : 'event';
+		const workflowId = workflows[kind];
+		const node = `node:${kind === 'task' ? TASK_TRIGGER : EVENT_TRIGGER}`;
+		const stored = kill.stored?.[workflowId];
+		const pending = stored?.[node]?.pending?.position;
+		const saved = pending ? { [node]: kind === 'task' ? { cursor: pending } : { state: pending } } : stored;
+		const previousCall = listCalls.filter((call) => call.path === kill.path && call.time < kill.time).at(-1)?.time ?? 0;
+		// A margin, as a change is recorded once the service answered it.
+		const onlyThisPoll = changes.changes.filter((change) => change.kind === kind && change.at > previousCall + 500 && change.at < kill.time);
+		return (
+			onlyThisPoll.some((change) => storedStateCovers(saved, change)) &&
+			![...deliveries.all.values()].some((execution) => execution.workflowId === workflowId && execution.createdAt >= kill.time && execution.createdAt <= kill.restartedAt)
+		);
+	};
 	/** Whether an execution is the first one of its trigger created after a start of main. */
 	const firstAfterStart = (executionId) => {
 		const execution = deliveries.all.get(executionId);
@@ -618,6 +639,7 @@ export async function runRestartScenario({
 	for (const key of deliveries.byKey.keys()) if (!expectedKeys.has(key)) counts.unexpected++;
 	counts.restarts = downIntervals.length;
 	counts.killsWhilePolling = pollKills.length;
+	counts.killsInStaticDataGap = pollKills.filter(hitGap).length;
 	return { counts, quotas, allowed, lostKeys, proofs, changes: changes.changes, deliveries, downIntervals, timeline, schedule: triggers.schedule };
 }
 
@@ -633,7 +655,8 @@ export function describeCounts(label, counts) {
 		`${counts.lost} lost by the trigger, ${counts.lostInStaticDataGap} lost by n8n between saving static data and storing the execution, ` +
 		`${counts.inCrashedExecutions} only in executions n8n marked crashed, ${counts.duplicated} duplicated, ` +
 		`${counts.repeatedAfterRestart} repeated by the first execution after a restart (${counts.createdAgainAfterRestart} of them as "created"), ` +
-		`${counts.wrongEvent} with the wrong event, ${counts.unexpected} unexpected; ${counts.restarts} restarts (${counts.killsWhilePolling} killed while polling)`
+		`${counts.wrongEvent} with the wrong event, ${counts.unexpected} unexpected; ${counts.restarts} restarts (${counts.killsWhilePolling} killed while polling, ` +
+		`${counts.killsInStaticDataGap} of them after n8n saved the poll's static data and before it created its execution)`
 	);
 }
 
