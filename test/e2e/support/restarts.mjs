@@ -502,7 +502,11 @@ export async function runRestartScenario({
 		if (execution?.status !== 'crashed') return undefined;
 		const worker = startedBy(executionId);
 		const byMain = kills.find((kill) => kill.what === 'main' && kill.since <= execution.createdAt && execution.createdAt <= kill.time);
-		if (byMain && !worker) return `main killed ${kill_s(byMain.time - execution.createdAt)} after creating it, before a worker started it`;
+		if (byMain && !worker) {
+			return killedWorker === undefined
+				? `n8n, which runs its executions itself, killed ${kill_s(byMain.time - execution.createdAt)} after creating it`
+				: `main killed ${kill_s(byMain.time - execution.createdAt)} after creating it, before a worker started it`;
+		}
 		const byWorker = kills.find((kill) => kill.what === 'worker' && kill.name === worker && execution.createdAt <= kill.time);
 		if (byWorker) return `${worker} killed ${kill_s(byWorker.time - execution.createdAt)} after it was created`;
 		return undefined;
