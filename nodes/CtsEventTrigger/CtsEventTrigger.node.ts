@@ -13,6 +13,7 @@ import { serviceStatus } from '../shared/errors';
 import { ctsApiTest } from '../shared/credentialTests';
 import { toStringList } from '../shared/fields';
 import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
+import { pendingPosition, redeliverOption, resolvePending, type PendingPosition } from '../shared/redelivery';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { MAX_WINDOW_MONTHS } from '../shared/windows';
 import { withEnd } from '../CtsEvent/shared/eventOutput';
@@ -92,7 +93,7 @@ export class CtsEventTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [budgetShareOption],
+				options: [budgetShareOption, redeliverOption],
 			},
 		],
 	};
@@ -100,7 +101,7 @@ export class CtsEventTrigger implements INodeType {
 	methods = { loadOptions: { getAccounts, getAccountCalendars }, credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState };
+		const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState; pending?: PendingPosition<EventTriggerState> };
 		const accountId = String(this.getNodeParameter('accountId', '')).trim();
 		const calendarIds = toStringList(this.getNodeParameter('calendarIds', ''));
 		const events = this.getNodeParameter('events', []) as TriggerEvent[];
@@ -114,9 +115,22 @@ export class CtsEventTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);
 		}
 
-		const { budgetShare = DEFAULT_BUDGET_SHARE } = this.getNodeParameter('options', {}) as { budgetShare?: number };
+		const { budgetShare = DEFAULT_BUDGET_SHARE, redeliverAfterRestart = false } = this.getNodeParameter('options', {}) as {
+			budgetShare?: number;
+			redeliverAfterRestart?: boolean;
+		};
 		if (!(await checkFitsBudget(this, budgetShare))) return null;
 
+		let dropped: EventTriggerState | undefined;
+		if (this.getMode() !== 'manual') {
+			const { position, redelivering } = resolvePending(staticData.state, staticData.pending);
+			if (redelivering) dropped = staticData.pending?.position;
+			staticData.state = position;
+			delete staticData.pending;
+			if (redelivering) {
+				this.logger.info(`${this.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
+			}
+		}
 		const previous = staticData.state;
 		// The window is placed on the service's time, carried forward on the local clock since the
 		// previous poll (a first poll starts from the local clock and corrects below). Decisions use
@@ -171,7 +185,12 @@ export class CtsEventTrigger implements INodeType {
 				.filter(({ event, data }) => event === 'created' && typeof data.recurrenceId === 'string')
 				.map((entry) => [`${String(entry.data.calendarId)}|${String(entry.data.recurrenceId)}`, entry]),
 		);
-		for (const gone of previous ? decision.vanished : []) {
+		// Events first seen by the poll delivered again that are gone now: their deletion (or move)
+		// happened since, and the state this poll starts from does not know them.
+		const goneSinceDropped = Object.values(dropped?.known ?? {}).filter(
+			(event) => !state.known[event.id] && !decision.next.known[event.id] && event.endMs > windowStartMs && event.startMs < windowEndMs,
+		);
+		for (const gone of previous ? [...decision.vanished, ...goneSinceDropped] : []) {
 			const replacement = gone.recurrenceId ? newcomers.get(`${gone.calendarId}|${gone.recurrenceId}`) : undefined;
 			if (replacement) {
 				replacement.event = 'updated';
@@ -183,10 +202,13 @@ export class CtsEventTrigger implements INodeType {
 			fired.push(now ? { event: 'updated', data: now } : { event: 'cancelled', data: { ...gone } });
 		}
 
-		staticData.state = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: Date.now() };
+		const next = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: Date.now() };
 		const items = fired
 			.filter(({ event }) => events.includes(event))
 			.map(({ event, data }) => ({ json: { ...withEnd(data), triggerEvent: event } }));
+		// With Redeliver After a Restart, a poll that delivers moves the state only once a later poll confirms it.
+		if (redeliverAfterRestart && items.length > 0 && previous) staticData.pending = pendingPosition(next);
+		else staticData.state = next;
 		return items.length > 0 ? [items] : null;
 	}
 }

@@ -12,6 +12,7 @@ import { taskFilter, taskFilterOptions } from '../CtsTask/shared/taskFields';
 import { ctsApiTest } from '../shared/credentialTests';
 import { getTags } from '../shared/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
+import { pendingPosition, redeliverOption, resolvePending, type PendingPosition } from '../shared/redelivery';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 
@@ -69,7 +70,7 @@ export class CtsTaskTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [budgetShareOption],
+				options: [budgetShareOption, redeliverOption],
 			},
 		],
 	};
@@ -77,7 +78,7 @@ export class CtsTaskTrigger implements INodeType {
 	methods = { loadOptions: { getTags }, credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const staticData = this.getWorkflowStaticData('node') as IDataObject & { cursor?: TaskCursor };
+		const staticData = this.getWorkflowStaticData('node') as IDataObject & { cursor?: TaskCursor; pending?: PendingPosition<TaskCursor> };
 		const events = this.getNodeParameter('events', []) as string[];
 		const filters = this.getNodeParameter('filters', {}) as IDataObject;
 		const matches = taskFilter(filters);
@@ -92,7 +93,10 @@ export class CtsTaskTrigger implements INodeType {
 			return [[{ json: sample }]];
 		}
 
-		const { budgetShare = DEFAULT_BUDGET_SHARE } = this.getNodeParameter('options', {}) as { budgetShare?: number };
+		const { budgetShare = DEFAULT_BUDGET_SHARE, redeliverAfterRestart = false } = this.getNodeParameter('options', {}) as {
+			budgetShare?: number;
+			redeliverAfterRestart?: boolean;
+		};
 		if (!(await checkFitsBudget(this, budgetShare))) return null;
 
 		if (!staticData.cursor) {
@@ -101,7 +105,13 @@ export class CtsTaskTrigger implements INodeType {
 			return null;
 		}
 
-		const previous = staticData.cursor;
+		const { position, redelivering } = resolvePending(staticData.cursor, staticData.pending);
+		staticData.cursor = position;
+		delete staticData.pending;
+		if (redelivering) {
+			this.logger.info(`${this.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
+		}
+		const previous = staticData.cursor as TaskCursor;
 		const result = await pollChanges.call(this, previous);
 		if (result.overflowedAt.length > 0) {
 			this.logger.warn(
@@ -111,8 +121,10 @@ export class CtsTaskTrigger implements INodeType {
 		const items = result.tasks
 			.filter((task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true))
 			.map((json) => ({ json }));
-		// The cursor moves only once every page was read: a failed poll is repeated in full.
-		staticData.cursor = result.cursor;
+		// The cursor moves only once every page was read: a failed poll is repeated in full. With
+		// Redeliver After a Restart, a poll that delivers moves it only once a later poll confirms it.
+		if (redeliverAfterRestart && items.length > 0) staticData.pending = pendingPosition(result.cursor);
+		else staticData.cursor = result.cursor;
 		return items.length > 0 ? [items] : null;
 	}
 }

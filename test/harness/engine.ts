@@ -436,7 +436,7 @@ export class PollHarness {
 	private activated = false;
 
 	constructor(
-		private readonly nodeType: INodeType,
+		private nodeType: INodeType,
 		typeName: string,
 		parameters: IDataObject,
 		credentials: Record<string, ICredentialDataDecryptedObject>,
@@ -491,8 +491,13 @@ export class PollHarness {
 		return JSON.parse(JSON.stringify(this.stored)) as IDataObject;
 	}
 
-	/** An n8n restart on the default path: what polls that returned nothing changed is gone. */
-	restartFromStored(): void {
+	/**
+	 * An n8n restart on the default path: what polls that returned nothing changed is gone. Pass
+	 * the node type as a new process loads it (a fresh copy of its modules) for a restart of the
+	 * process rather than a re-activation within it.
+	 */
+	restartFromStored(nodeType?: INodeType): void {
+		if (nodeType) this.nodeType = nodeType;
 		this.staticData = JSON.parse(JSON.stringify(this.stored)) as IDataObject;
 		this.activated = false;
 		this.load();
