@@ -7,21 +7,14 @@
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { AlteringProxy } from '../harness/alteringProxy';
 import { Engine, type NodeRunOptions } from '../harness/engine';
+import { sandboxWithFreshLists } from '../harness/freshLists';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
 const engine = new Engine({ ctsEvent: new CtsEvent() });
 
-beforeAll(async () => await sandbox.start());
-afterAll(async () => await sandbox.stop());
-// Each test starts with the calendar list unread: the nodes reuse a list for a minute, so the clock moves on by more.
-const realNow = Date.now.bind(Date);
-let shift = 0;
-jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
-beforeEach(async () => {
-	shift += 61_000;
-	await sandbox.reset();
-});
+// Each test starts with the calendar list unread.
+sandboxWithFreshLists(sandbox);
 
 const A = 'acc-alice-a/cal-alice-a-primary';
 const TEAM = 'acc-alice-a/cal-alice-a-team';
