@@ -340,7 +340,30 @@ export function isToolNode(node: INode): boolean {
 	return node.type.endsWith('Tool');
 }
 
-/** An error raised by the node before any request, naming the field and what is wrong. */
+/**
+ * The argument a tool's caller gave for a field: the key of the `$fromAI` placeholder in the
+ * parameter the field label names ("Start" → `start`, "Time Zone" → `timeZone`), if it has one.
+ */
+function toolArgumentFor(parameters: unknown, label: string): string | undefined {
+	const wanted = label.replace(/\s+/g, '').toLowerCase();
+	if (!parameters || typeof parameters !== 'object') return undefined;
+	for (const [name, value] of Object.entries(parameters as IDataObject)) {
+		// A "By ID" field keeps its value inside a resource locator.
+		const text = typeof value === 'string' ? value : (value as IDataObject | null)?.value;
+		if (name.toLowerCase() === wanted && typeof text === 'string') {
+			const key = /\$fromAI\(\s*['"`]([\w-]+)['"`]/.exec(text)?.[1];
+			if (key) return key;
+		}
+		const nested = typeof value === 'object' ? toolArgumentFor(value, label) : undefined;
+		if (nested) return nested;
+	}
+	return undefined;
+}
+
+/**
+ * An error raised by the node before any request, naming the field and what is wrong. As a tool,
+ * it names the argument the caller sent for the field (`rangeStart`, not "Start") where it can.
+ */
 export function invalidField(
 	node: INode,
 	field: string,
@@ -348,7 +371,8 @@ export function invalidField(
 	itemIndex: number,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(node, `${field}: ${problem}`, {
+	const named = (isToolNode(node) && toolArgumentFor(node.parameters, field)) || field;
+	return new NodeOperationError(node, `${named}: ${problem}`, {
 		itemIndex,
 		description: isToolNode(node) ? description?.replace(EXPRESSION_ADVICE, '') : description,
 	});

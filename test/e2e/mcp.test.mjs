@@ -310,15 +310,15 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		await sandbox.reset();
 		const event = { calendarId: 'cal-alice-a-primary', title: 'Planning', start: '2026-12-03T10:00:00', end: '2026-12-03T11:00:00', timeZone: 'Europe/Berlin' };
 		const mistakes = [
-			['create_event', { ...event, start: 'next Tuesday 10am' }, /Start: "next Tuesday 10am" is not a date and time[\s\S]*ISO 8601, for example 2026-11-25T17:00:00/],
-			['create_event', { ...event, timeZone: 'GMT+1' }, /Time Zone: "GMT\+1" is not an IANA time zone: use a region name such as Europe\/Berlin/],
-			['create_event', { ...event, end: '2026-12-03T09:00:00' }, /End: must be after Start/],
-			['create_event', { ...event, attendees: 'Ann' }, /Attendees: "Ann" is not an e-mail address/],
+			['create_event', { ...event, start: 'next Tuesday 10am' }, /start: "next Tuesday 10am" is not a date and time[\s\S]*ISO 8601, for example 2026-11-25T17:00:00/],
+			['create_event', { ...event, timeZone: 'GMT+1' }, /timeZone: "GMT\+1" is not an IANA time zone: use a region name such as Europe\/Berlin/],
+			['create_event', { ...event, end: '2026-12-03T09:00:00' }, /end: must be after Start/],
+			['create_event', { ...event, attendees: 'Ann' }, /attendees: "Ann" is not an e-mail address/],
 			['create_event', { ...event, calendarId: '' }, /Calendar: choose a calendar from the list or enter its ID/],
-			['update_event', { calendarId: 'cal-alice-a-primary', eventId: '', title: 'x' }, /Event ID: enter the ID of the event \(it is empty\)/],
+			['update_event', { calendarId: 'cal-alice-a-primary', eventId: '', title: 'x' }, /eventId: enter the ID of the event \(it is empty\)/],
 			['answer_invitation', { eventId: 'ZXZ0LTE=', response: 'yes' }, /Response: "yes" is not an answer: use accept, decline or tentativelyAccept/],
-			['create_task', { title: 'Report', due: 'end of month' }, /Due: "end of month" is not a date and time/],
-			['list_events', { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', rangeStart: 'today', rangeEnd: '2026-12-04T00:00:00Z' }, /Start: "today" is not a date and time/],
+			['create_task', { title: 'Report', due: 'end of month' }, /due: "end of month" is not a date and time/],
+			['list_events', { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', rangeStart: 'today', rangeEnd: '2026-12-04T00:00:00Z' }, /rangeStart: "today" is not a date and time/],
 		];
 		for (const [name, args, message] of mistakes) {
 			const result = await call(name, args);

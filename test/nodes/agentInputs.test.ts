@@ -224,6 +224,25 @@ describe('as a tool (the node type n8n names <type>Tool), errors give advice a c
 		expect((await apiCalls()).map((call) => call.body)).toEqual([{ id, priority: 3 }]);
 	});
 
+	it('a wrong value names the argument the caller sent for the field ($fromAI key), not the field label', async () => {
+		const fromAI = (key: string) => `={{ $fromAI('${key}', 'a value', 'string') }}`;
+		const { error } = await tools.runNode({
+			type: 'ctsEventTool',
+			parameters: { resource: 'event', operation: 'getAll', accountId: fromAI('accountId'), calendarIds: fromAI('calendarIds'), start: fromAI('rangeStart'), end: fromAI('rangeEnd'), returnAll: true },
+			items: [{ accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', rangeStart: 'today', rangeEnd: '2026-12-08T00:00:00' }],
+			credentials: apiKey(),
+		});
+		expect(error?.message).toBe('rangeStart: "today" is not a date and time');
+		const byIdField = await tools.runNode({
+			type: 'ctsEventTool',
+			parameters: { resource: 'event', operation: 'update', calendarId: byId('cal-alice-a-primary'), identifyBy: 'id', eventId: { __rl: true, mode: 'id', value: fromAI('theEvent') }, seriesUpdateMode: 'single', updateFields: { title: 'x' } },
+			items: [{ theEvent: '' }],
+			credentials: apiKey(),
+		});
+		expect(byIdField.error?.message).toMatch(/^theEvent: /);
+		expect((await apiCalls()).filter((call) => call.method === 'POST')).toEqual([]);
+	});
+
 	it('in a workflow the same error still suggests an expression', async () => {
 		const { error } = await runEvent({ operation: 'getAll', accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: 'next week', end: '2026-12-08T00:00:00', returnAll: true });
 		expect(error?.description).toContain('or an expression such as {{ $now.plus({ days: 1 }) }}');
