@@ -275,7 +275,8 @@ export const MCP_TOOLS = [
 			timeZone: ai('timeZone', 'IANA time zone the event happens in, e.g. Europe/Berlin (not an offset such as +01:00)'),
 			additionalFields: {
 				description: ai('description', 'Details of the event as plain text. Empty string: none', 'string', ''),
-				attendees: ai('attendees', 'E-mail addresses of the people to invite, separated by commas. Empty string: nobody', 'string', ''),
+				attendees: ai('attendees', 'E-mail addresses of the people to invite, separated by commas or semicolons, each may be written Name <address>. Empty string: nobody', 'string', ''),
+				rrule: ai('repeat', 'How the event repeats, as an iCalendar RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10 or FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20271231. Empty string: it does not repeat', 'string', ''),
 				requestVirtualRoom: `={{ ${fromAI('videoMeeting', 'Whether to attach a video meeting room; its link comes back as meetingUrl', 'boolean', false)} ? 'default' : undefined }}`,
 			},
 			// A repeated call returns the event it made the first time (alreadyExists: true) instead of booking twice.

@@ -113,6 +113,35 @@ describe('create event with values an agent fills in', () => {
 		expect(items[0].json.notices).toEqual(['Start and End are dates without a time, so the event is all-day (End is its last day).']);
 	});
 
+	it('a series given as an RRULE text becomes the recurrence rule the interface takes', async () => {
+		const { items, error } = await createEvent({ additionalFields: { rrule: 'RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4' } });
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/events/create');
+		expect((create?.body as IDataObject).recurrenceRules).toEqual([
+			{ '@type': 'RecurrenceRule', frequency: 'weekly', interval: 1, byDay: [{ '@type': 'NDay', day: 'mo' }, { '@type': 'NDay', day: 'we' }], count: 4 },
+		]);
+		expect(items[0].json.recurrenceRules).toBeDefined();
+	});
+
+	it('an RRULE with the last Friday of each month until a date, read in the event\'s zone', async () => {
+		const { error } = await createEvent({ additionalFields: { rrule: 'FREQ=MONTHLY;INTERVAL=2;BYDAY=-1FR;UNTIL=20270630' } });
+		expect(error).toBeUndefined();
+		const create = (await apiCalls()).find((call) => call.path === '/v3/events/create');
+		expect((create?.body as IDataObject).recurrenceRules).toEqual([
+			{ '@type': 'RecurrenceRule', frequency: 'monthly', interval: 2, byDay: [{ '@type': 'NDay', day: 'fr', nthOfPeriod: -1 }], until: '2027-06-30T23:59:59' },
+		]);
+	});
+
+	it.each([
+		['FREQ=HOURLY;COUNT=3', 'Repeat (RRULE): FREQ "HOURLY" is not one of DAILY, WEEKLY, MONTHLY, YEARLY'],
+		['FREQ=WEEKLY;BYDAY=MONDAY', 'Repeat (RRULE): BYDAY "MONDAY" is not a weekday such as MO, 1MO or -1FR'],
+		['FREQ=DAILY;BYSETPOS=1', 'Repeat (RRULE): "BYSETPOS" is not supported: use FREQ, INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT or UNTIL'],
+	])('an RRULE the interface cannot take (%s) is refused before any request', async (rrule, message) => {
+		const { error } = await createEvent({ additionalFields: { rrule } });
+		expect(error?.message).toBe(message);
+		expect((await apiCalls()).filter((call) => call.method === 'POST')).toEqual([]);
+	});
+
 	it('a time with an offset is converted into the event\'s time zone', async () => {
 		const { items, error } = await createEvent({ start: '2026-12-01T09:00:00+01:00', end: '2026-12-01T10:30:00+01:00', timeZone: 'Europe/London' });
 		expect(error).toBeUndefined();

@@ -5,6 +5,7 @@ import { alertId, alertOffset, locationKey, participantKey } from '../../shared/
 import { invalidField, quoted } from '../../shared/errors';
 import { descriptionFormatField, isEmptyValue, listOrIdField, locatorValue, sendConverted, sendUnlessEmpty, toStringList } from '../../shared/fields';
 import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
+import { asRuleCollection, parseRrule, type RuleInput } from './rrule';
 import { EVENT_LIST_DAYS } from '../listSearch/searchEvents';
 import { sendCalendarTarget } from './calendarTarget';
 import { canReadCurrentEvent, currentEvent } from './currentEvent';
@@ -251,18 +252,6 @@ export function toLocations(value: unknown): IDataObject {
 	return Object.fromEntries(names.filter((name) => name !== '').map((name) => [locationKey(name), { '@type': 'Location', name }]));
 }
 
-interface RuleInput {
-	frequency?: string;
-	interval?: number;
-	byDay?: string[];
-	nthOfPeriod?: number;
-	byMonthDay?: string;
-	byMonth?: string[];
-	ends?: 'never' | 'count' | 'until';
-	count?: number;
-	until?: string;
-}
-
 /**
  * One JSCalendar RecurrenceRule from the editor's recurrence fields. `until` is a LocalDateTime
  * in the event's zone: a value with an offset is converted into `zone` (null for all-day events,
@@ -320,7 +309,18 @@ async function recurrenceZone(context: IExecuteSingleFunctions, collection: stri
 /** The Recurrence field as `recurrenceRules`, with `until` in the event's zone (see {@link toRecurrenceRules}). */
 export function sendRecurrence(collection: string) {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		const value = this.getNodeParameter(`${collection}.recurrence`, undefined);
+		let value: unknown = this.getNodeParameter(`${collection}.recurrence`, null);
+		const rrule = this.getNodeParameter(`${collection}.rrule`, '');
+		if (typeof rrule === 'string' && rrule.trim() !== '') {
+			if (listOf<RuleInput>(value, 'rule').length > 0) {
+				throw invalidField(this.getNode(), 'Repeat (RRULE)', 'give the series either here or in Recurrence, not both', this.getItemIndex());
+			}
+			try {
+				value = asRuleCollection(parseRrule(rrule));
+			} catch (error) {
+				throw invalidField(this.getNode(), 'Repeat (RRULE)', (error as Error).message, this.getItemIndex(), 'For example FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10 or FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20271231.');
+			}
+		}
 		// Added but no rule filled in yet: no recurrence (never a silent weekly series).
 		if (listOf<RuleInput>(value, 'rule').length === 0) return requestOptions;
 		const until = listOf<RuleInput>(value, 'rule')[0]?.until;
@@ -589,6 +589,16 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 					],
 				},
 			],
+			routing: { send: { preSend: [sendRecurrence(collection)] } },
+		},
+		{
+			displayName: 'Repeat (RRULE)',
+			name: 'rrule',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10',
+			description:
+				'The series as one iCalendar RRULE text (Recurrence above gives the same as fields): FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY (MO, 1MO, -1FR), BYMONTHDAY, BYMONTH, and COUNT or UNTIL (20271231). Without COUNT or UNTIL the series does not end.',
 			routing: { send: { preSend: [sendRecurrence(collection)] } },
 		},
 		{
