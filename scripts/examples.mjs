@@ -244,7 +244,7 @@ export const MCP_TOOLS = [
 	{
 		name: 'list_my_tasks',
 		type: 'ctsTask',
-		description: 'List the user\'s open tasks (completed and deleted tasks are not listed), oldest change first.',
+		description: 'List the user\'s open tasks (completed and deleted tasks are not listed), oldest change first. Returns each task with its id, title, due date, priority and progress.',
 		parameters: {
 			resource: 'task',
 			operation: 'getAll',
@@ -287,7 +287,7 @@ export const MCP_TOOLS = [
 		name: 'list_events',
 		type: 'ctsEvent',
 		description:
-			'List the events of one or more calendars of one account in a time range; recurring events are listed occurrence by occurrence, each with its own id and its series\' masterEventId.',
+			'List the events of one or more calendars of one account in a time range; recurring events are listed occurrence by occurrence, each with its own id and its series\' masterEventId. Returns each event with id, title, start, end, timeZone, calendarId and participants.',
 		parameters: {
 			resource: 'event',
 			operation: 'getAll',
@@ -304,7 +304,7 @@ export const MCP_TOOLS = [
 		name: 'update_event',
 		type: 'ctsEvent',
 		description:
-			'Change an event (for a recurring event: only the occurrence whose id is given). Only the fields given change; leave a field as an empty string to keep it.',
+			'Change an event (for a recurring event: only the occurrence whose id is given). Only the fields given change; leave a field as an empty string to keep it. Returns the event as it is now.',
 		parameters: {
 			resource: 'event',
 			operation: 'update',
@@ -324,7 +324,7 @@ export const MCP_TOOLS = [
 	{
 		name: 'delete_event',
 		type: 'ctsEvent',
-		description: 'Delete an event (for a recurring event: only the occurrence whose id is given). An event that is already gone counts as deleted.',
+		description: 'Delete an event (for a recurring event: only the occurrence whose id is given). An event that is already gone counts as deleted. Returns the id and deleted: true.',
 		parameters: {
 			resource: 'event',
 			operation: 'delete',
@@ -401,7 +401,7 @@ export const MCP_TOOLS = [
 	{
 		name: 'delete_task',
 		type: 'ctsTask',
-		description: 'Delete a task for good (to finish it, use complete_task instead).',
+		description: 'Delete a task for good, with its subtasks (to finish it, use complete_task instead). Returns the id and deleted: true.',
 		parameters: {
 			resource: 'task',
 			operation: 'delete',
@@ -422,7 +422,7 @@ export const MCP_TOOLS = [
 		type: 'ctsEventV1',
 		credential: 'sync',
 		description:
-			'Answer an invitation to an event as the owner of the calendar account: accept, decline or tentatively accept. The organizer is told.',
+			'Answer an invitation to an event as the owner of the calendar account: accept, decline or tentatively accept. The organizer is told. Returns the event id, the answer and success.',
 		parameters: {
 			resource: 'event',
 			operation: 'rsvp',

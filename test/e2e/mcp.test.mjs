@@ -278,6 +278,7 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		const deleted = await call('delete_event', { calendarId: event.calendarId, eventId: event.id });
 		assert.equal(deleted.isError, false, deleted.text);
 		assert.equal(only(deleted.sent, 'POST', '/v3/events/delete').status, 204);
+		assert.deepEqual(deleted.json, [{ id: event.id, deleted: true }]);
 		const after = await call('list_events', { accountId: personal.accountId, calendarIds: personal.id, rangeStart: `${tomorrow}T00:00:00`, rangeEnd: `${tomorrow}T23:59:59`, timeZone: 'Europe/Berlin' });
 		assert.equal(after.isError, false, after.text);
 		assert.ok(!after.text.includes(event.id), `the deleted event is not listed: ${after.text}`);
@@ -299,6 +300,7 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		const other = (await call('create_task', { title: 'Obsolete' })).json[0];
 		const removed = await call('delete_task', { taskId: other.id });
 		assert.equal(removed.isError, false, removed.text);
+		assert.deepEqual(removed.json, [{ id: other.id, deleted: true }]);
 		const open = await call('list_my_tasks', {});
 		assert.deepEqual((open.json ?? []).filter((listed) => [task.id, other.id].includes(listed.id)), []);
 
