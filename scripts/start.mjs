@@ -94,7 +94,7 @@ async function main() {
 	log(`   Editor:    ${n8n.url}/`);
 	log(`   Log in:    ${OWNER.email}  /  ${OWNER.password}`);
 	log(`   Sandbox:   ${sandboxUrl}   (API key ${SANDBOX_KEY}; state in ${join(stateDir, 'sandbox.json')})`);
-	log(`   Workflows: ${added > 0 ? `${added} example workflows added` : 'the example workflows'} ("CTS example: …"); open one and click Execute workflow`);
+	log(`   Workflows: ${added > 0 ? `${added} example workflows added` : 'the example workflows'} ("CTS example: …"): open one and click Execute workflow, or Publish the trigger and MCP server examples`);
 	log(`   Credentials: "${EXAMPLE_CREDENTIALS.api.name}", "${EXAMPLE_CREDENTIALS.sync.name}"`);
 	log('');
 	log(' To use the real service: open each credential and set its Base URL / Sync URL');

@@ -37,7 +37,20 @@ export const SIMPLIFIED_EVENT_FIELDS = [
 const values = (map: unknown): IDataObject[] =>
 	map && typeof map === 'object' ? (Object.values(map as IDataObject).filter((entry) => entry && typeof entry === 'object') as IDataObject[]) : [];
 
-const withoutType = (object: IDataObject): IDataObject => Object.fromEntries(Object.entries(object).filter(([key]) => key !== '@type'));
+/** An object without `@type`, at any depth (recurrence rules carry it on each weekday, `NDay`). */
+const withoutType = (object: IDataObject): IDataObject =>
+	Object.fromEntries(
+		Object.entries(object)
+			.filter(([key]) => key !== '@type')
+			.map(([key, value]) => [
+				key,
+				Array.isArray(value)
+					? value.map((entry) => (entry && typeof entry === 'object' && !Array.isArray(entry) ? withoutType(entry as IDataObject) : entry))
+					: value && typeof value === 'object'
+						? withoutType(value as IDataObject)
+						: value,
+			]),
+	);
 
 /**
  * An event as people read it: participants and alerts as arrays, `end` next to `start`, the
