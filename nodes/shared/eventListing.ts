@@ -14,6 +14,8 @@ export interface EventListing {
 	stopAfter?: number;
 	/** The key that makes two listed events the same one (default: their ID). */
 	key?: (event: IDataObject) => string;
+	/** Keeps only the events it accepts (and `stopAfter` counts only those). */
+	keep?: (event: IDataObject) => boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function listEventsOverWindows(context: ServiceContext, itemIndex: 
 			const id = key(event);
 			if (seen.has(id)) continue;
 			seen.add(id);
-			events.push(event);
+			if (!listing.keep || listing.keep(event)) events.push(event);
 		}
 	}
 	return events;

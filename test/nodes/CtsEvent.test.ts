@@ -284,6 +284,30 @@ describe('Get', () => {
 });
 
 describe('Get Many', () => {
+	it('Search keeps events whose title, description or location contains the text; Order sorts them; Limit counts what is kept', async () => {
+		await createEvent({ title: 'Budget review', start: '2026-12-03T10:00:00' });
+		await createEvent({ title: 'Standup', start: '2026-12-01T09:00:00' });
+		await createEvent({ title: 'Planning', description: 'The BUDGET for 2027', start: '2026-12-02T09:00:00' });
+		await createEvent({ title: 'Offsite', start: '2026-12-04T09:00:00', locations: { bG9j: { '@type': 'Location', name: 'Budget room' } } });
+		const list = (options: Record<string, unknown>, limit?: number) =>
+			run({
+				operation: 'getAll',
+				...target,
+				calendarIds: 'cal-alice-a-primary',
+				start: '2026-11-30T00:00:00Z',
+				end: '2026-12-10T00:00:00Z',
+				returnAll: limit === undefined,
+				...(limit === undefined ? {} : { limit }),
+				options,
+			});
+		const titles = async (options: Record<string, unknown>, limit?: number) => (await list(options, limit)).items.map((item) => item.json.title);
+		expect(await titles({ search: 'budget' })).toEqual(['Planning', 'Budget review', 'Offsite']);
+		expect(await titles({ search: 'budget', orderBy: 'startDescending' })).toEqual(['Offsite', 'Budget review', 'Planning']);
+		expect(await titles({ search: 'budget' }, 2)).toEqual(['Planning', 'Budget review']);
+		expect(await titles({})).toEqual(['Standup', 'Planning', 'Budget review', 'Offsite']);
+		expect(await titles({ search: 'nothing like this' })).toEqual([]);
+	});
+
 	it('splits a long range into windows of at most 2 months and merges them without duplicates', async () => {
 		const spanning = await createEvent({ title: 'Across', start: '2027-01-31T23:00:00', duration: 'PT4H', timeZone: 'UTC' });
 		await createEvent({ title: 'Early', start: '2026-12-05T10:00:00' });

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { accountAndCalendarsFields } from '../../../shared/calendarLists';
@@ -76,6 +77,26 @@ export const eventGetManyDescription: INodeProperties[] = [
 				default: RECOMMENDED_WINDOW_MONTHS,
 				description: `Longest range one list call covers (10 points each). The service allows up to ${MAX_WINDOW_MONTHS} months and recommends at most ${RECOMMENDED_WINDOW_MONTHS}.`,
 			},
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. budget review',
+				description: 'Only events whose title, description or location contains this text (any case)',
+			},
+			{
+				displayName: 'Order',
+				name: 'orderBy',
+				type: 'options',
+				options: [
+					{ name: 'Start, Earliest First', value: 'start' },
+					{ name: 'Start, Latest First', value: 'startDescending', description: 'Reads the whole range before the Limit applies' },
+					{ name: 'Last Updated, Newest First', value: 'updated', description: 'Reads the whole range before the Limit applies' },
+				],
+				default: 'start',
+				description: 'Order of the output items',
+			},
 			timeZoneField({
 				description:
 					"The time zone a Start or End without offset is read in (empty: the workflow's). E.g. Europe/Berlin: 2026-12-07T00:00:00 is midnight in Berlin. Choose from the list, or specify an ID using an expression.",
@@ -106,13 +127,33 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 		throw invalidField(node, 'Window Size (Months)', `must be a whole number from 1 to ${MAX_WINDOW_MONTHS}`, itemIndex);
 	}
 	const limit = resultLimit(context, itemIndex);
+	const orderBy = String(options.orderBy ?? 'start') as EventOrder;
+	if (!(orderBy in EVENT_ORDERS)) throw invalidField(node, 'Order', `${quoted(orderBy)} is not one of start, startDescending, updated`, itemIndex);
 	return {
 		accountId,
 		calendarIds,
 		windows: splitWindow(start, end, windowMonths),
 		limit,
 		series: version === 'v3' && options.recurringEvents === 'series',
+		search: String(options.search ?? '').trim().toLowerCase(),
+		orderBy,
 	};
+}
+
+/** Instants compare as text only in one zone: `start` is a wall-clock time in the event's zone. */
+const startOf = (event: IDataObject) => DateTime.fromISO(String(event.start ?? ''), { zone: typeof event.timeZone === 'string' ? event.timeZone : 'UTC' }).toMillis() || 0;
+
+type EventOrder = 'start' | 'startDescending' | 'updated';
+const EVENT_ORDERS: Record<EventOrder, (a: IDataObject, b: IDataObject) => number> = {
+	start: (a, b) => startOf(a) - startOf(b),
+	startDescending: (a, b) => startOf(b) - startOf(a),
+	updated: (a, b) => String(b.updated ?? '').localeCompare(String(a.updated ?? '')),
+};
+
+/** Whether an event's title, description or a location's name contains the (lower-case) text. */
+function matches(event: IDataObject, text: string): boolean {
+	const locations = Object.values((event.locations as IDataObject | undefined) ?? {}).map((location) => String((location as IDataObject)?.name ?? ''));
+	return [event.title, event.description, ...locations].some((value) => String(value ?? '').toLowerCase().includes(text));
 }
 
 /**
@@ -123,15 +164,18 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await forEachItem(this, async (itemIndex) => {
 		const version = this.getNodeParameter('apiVersion', itemIndex) as ApiVersion;
-		const { accountId, calendarIds, windows, limit, series } = readQuery(this, itemIndex, version);
+		const { accountId, calendarIds, windows, limit, series, search, orderBy } = readQuery(this, itemIndex, version);
 		const events = await listEventsOverWindows(this, itemIndex, {
 			version,
 			accountId,
 			calendarIds,
 			windows,
-			stopAfter: limit,
+			// Windows come in time order: the earliest events are all read once Limit is reached. Other orders need the whole range.
+			stopAfter: orderBy === 'start' ? limit : undefined,
 			key: (event) => (series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id)),
+			keep: search ? (event) => matches(event, search) : undefined,
 		});
+		events.sort(EVENT_ORDERS[orderBy]);
 		const shape = outputShaper((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), simplifyEvent);
 		const output: IDataObject[] = [];
 		for (const event of events.slice(0, limit)) {
