@@ -126,12 +126,13 @@ export function toolExecutorTests({ sandbox: getSandbox, runWorkflow }) {
 		assert.equal(stored.participants[Buffer.from('alice@sandbox.example').toString('base64')].participationStatus, 'declined');
 	});
 
-	it('a wrong tool call fails with the field and the reason, and sends nothing', async () => {
+	it('a wrong tool call fails with the argument and the reason, and sends nothing', async () => {
 		const sandbox = getSandbox();
 		await sandbox.reset();
 		const result = await runWorkflow(TOOL_EXECUTOR_ERROR_WORKFLOW_ID);
 		assert.ok(result.failed, 'the run fails');
-		assert.match(result.run.data.resultData.error.message, /^Error executing tool: Time Zone: "CET\+1" is not an IANA time zone/);
+		// The argument the caller sent (the tool's timeZone), not the field's label.
+		assert.match(result.run.data.resultData.error.message, /^Error executing tool: timeZone: "CET\+1" is not an IANA time zone/);
 		assert.deepEqual((await sandbox.requests()).filter((request) => request.path !== '/v3/calendars/list'), []);
 	});
 }
