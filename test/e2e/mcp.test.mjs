@@ -245,27 +245,21 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		const free = await call('find_free_time', { rangeStart: `${tomorrow}T00:00:00`, rangeEnd: `${tomorrow}T23:59:00`, timeZone: 'Europe/Berlin', minimumMinutes: 30 });
 		assert.equal(free.isError, false, free.text);
 
-		const booked = await call('create_event', {
+		const booking = {
 			calendarId: personal.id,
 			title: 'Review',
 			start: `${tomorrow}T10:00:00`,
 			end: `${tomorrow}T10:30:00`,
 			timeZone: 'Europe/Berlin',
 			attendees: 'Carol <carol@example.com>; dave@example.com',
-		});
+		};
+		const booked = await call('create_event', booking);
 		assert.equal(booked.isError, false, booked.text);
 		const participants = Object.values(only(booked.sent, 'POST', '/v3/events/create').body.participants);
 		assert.deepEqual(participants.map(({ email, name }) => ({ email, name })), [{ email: 'carol@example.com', name: 'Carol' }, { email: 'dave@example.com', name: undefined }]);
 		const [event] = booked.json;
 		// An agent that repeats the call books once: the repeat gets the same event back.
-		const repeated = await call('create_event', {
-			calendarId: personal.id,
-			title: 'Review',
-			start: `${tomorrow}T10:00:00`,
-			end: `${tomorrow}T10:30:00`,
-			timeZone: 'Europe/Berlin',
-			attendees: 'Carol <carol@example.com>; dave@example.com',
-		});
+		const repeated = await call('create_event', booking);
 		assert.equal(repeated.isError, false, repeated.text);
 		assert.deepEqual([repeated.json[0].id, repeated.json[0].alreadyExists], [event.id, true]);
 		assert.equal(repeated.sent.filter((request) => request.path === '/v3/events/create').length, 0);
