@@ -6,27 +6,15 @@
  * the first poll of the new process delivers that poll's changes again; within one process a poll
  * confirms the previous one and nothing repeats.
  */
-import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
 import { PollHarness } from '../harness/engine';
-import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
+import { timedEvent } from '../harness/sandboxClient';
+import { triggerSandbox } from '../harness/triggerSandbox';
 
-const sandbox = new SandboxClient();
-const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
-const credentials = () => ({ ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } });
-
-beforeAll(async () => await sandbox.start());
-afterAll(async () => await sandbox.stop());
-beforeEach(async () => {
-	await sandbox.reset();
-	await sandbox.control('limits', { points: null });
-	await sandbox.control('clock', { now: '2026-12-01T08:00:00.000Z' });
-});
-
-const advance = async (seconds: number) => await sandbox.control('clock', { advanceSeconds: seconds });
-const fired = (result: INodeExecutionData[][] | null) => (result?.[0] ?? []).map((item) => `${item.json.triggerEvent}:${item.json.title}`);
+const { sandbox, target, credentials, advance, fired } = triggerSandbox();
 
 /** The node type as a newly started n8n process loads it: a fresh copy of the package's modules. */
 function inNewProcess<T extends INodeType>(load: () => new () => T): T {

@@ -8,28 +8,15 @@
  * End-to-end runs with real kills (SIGKILL) of n8n are in test/e2e/restart.test.mjs and
  * test/e2e/queue-mode.test.mjs.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
 import { PollHarness } from '../harness/engine';
-import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
+import { timedEvent } from '../harness/sandboxClient';
+import { triggerSandbox } from '../harness/triggerSandbox';
 
-const sandbox = new SandboxClient();
-const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
-const credentials = () => ({ ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } });
-
-beforeAll(async () => await sandbox.start());
-afterAll(async () => await sandbox.stop());
-beforeEach(async () => {
-	await sandbox.reset();
-	// No point budget: every poll runs (a trigger skips checks beyond its budget share).
-	await sandbox.control('limits', { points: null });
-	await sandbox.control('clock', { now: '2026-12-01T08:00:00.000Z' });
-});
-
-const advance = async (seconds: number) => await sandbox.control('clock', { advanceSeconds: seconds });
-const fired = (result: INodeExecutionData[][] | null) => (result?.[0] ?? []).map((item) => `${item.json.triggerEvent}:${item.json.title}`);
+const { sandbox, target, credentials, advance, fired } = triggerSandbox();
 
 describe('task trigger', () => {
 	const trigger = (parameters: IDataObject) => new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', parameters, credentials());
