@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
+import { timeZoneField } from '../../../shared/fields';
 import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
 
 export const FIND_FREE_TIME = 'findFreeTime';
@@ -44,15 +45,10 @@ const fields: INodeProperties[] = [
 		default: "={{ $now.plus(7, 'days') }}",
 		description: `End of the range (at most ${MAX_RANGE_MONTHS} months after Start), e.g. 2026-12-08T18:00:00`,
 	},
-	{
-		displayName: 'Time Zone Name or ID',
-		name: 'timeZone',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getTimeZones' },
-		default: '',
+	timeZoneField({
 		description:
 			'Zone of the working hours, of all-day events\' dates, of Start and End without offset, and of the output\'s local times. Empty: the workflow\'s time zone. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	}),
 	{
 		displayName: 'Minimum Length (Minutes)',
 		name: 'minimumMinutes',
