@@ -227,6 +227,8 @@ export async function throwOnServiceError(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	itemState(this).learnFromAnswer?.(response.headers);
+	// A success reads no parameters: this runs once per item.
+	if (response.statusCode >= 200 && response.statusCode < 300) return items;
 	const resource = this.getNodeParameter('resource', '') as string;
 	const error = answerError(this, response, credentialTypeOf(this), this.getItemIndex(), resource, this.continueOnFail());
 	if (error) throw error;
