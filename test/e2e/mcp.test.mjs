@@ -244,6 +244,8 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 
 		const free = await call('find_free_time', { rangeStart: `${tomorrow}T00:00:00`, rangeEnd: `${tomorrow}T23:59:00`, timeZone: 'Europe/Berlin', minimumMinutes: 30 });
 		assert.equal(free.isError, false, free.text);
+		// Slots with their start and end, or (tomorrow outside working hours, or all busy) one item with a notice.
+		assert.ok(free.json.length > 0 && free.json.every((item) => (item.start && item.end && item.durationMinutes >= 30) || item.notices), free.text);
 
 		const booking = {
 			calendarId: personal.id,
