@@ -241,8 +241,20 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.click('[data-test-id="canvas-plus-button"]');
 		// Triggers are offered under their app ("CTS Task"), as "On …" actions.
 		if (!action.startsWith('On ')) {
-			await tab.keyboard.type('manual');
-			await tab.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first().click();
+			// Keys typed before the panel's search box has focus are lost: open the panel again and retype.
+			for (let attempt = 1; ; attempt++) {
+				await tab.keyboard.type('manual');
+				const manual = tab.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first();
+				try {
+					await manual.waitFor({ timeout: 15_000 });
+					await manual.click();
+					break;
+				} catch (error) {
+					if (attempt >= 3) throw error;
+					await tab.keyboard.press('Escape');
+					await tab.click('[data-test-id="canvas-plus-button"]');
+				}
+			}
 			await tab.click('[data-test-id="canvas-handle-plus"]');
 		}
 		await tab.keyboard.type(node);
