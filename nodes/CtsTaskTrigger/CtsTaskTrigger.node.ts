@@ -15,6 +15,14 @@ import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
 import { pendingPosition, redeliverOption, resolvePending, type PendingPosition } from '../shared/redelivery';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
+import { OPEN_TASKS_NOTICE, pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
+
+type TaskTriggerData = IDataObject & {
+	cursor?: TaskCursor;
+	pending?: PendingPosition<TaskCursor>;
+	openTasks?: OpenTaskState;
+	openTasksPending?: PendingPosition<OpenTaskState>;
+};
 
 export class CtsTaskTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -37,16 +45,27 @@ export class CtsTaskTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				options: [
+					{ name: 'Task Completed', value: 'completed', description: 'An open task was completed since the previous check' },
 					{ name: 'Task Created', value: 'created', description: 'A task was created since the previous check' },
-					{ name: 'Task Updated', value: 'updated', description: 'An existing open task changed since the previous check' },
+					{ name: 'Task Deleted', value: 'deleted', description: 'An open task (or its parent) was deleted since the previous check' },
+					{ name: 'Task Updated', value: 'updated', description: 'An existing open task changed since the previous check (a reopened task comes back as updated)' },
 				],
 				default: ['created', 'updated'],
 			},
+			// One notice whether one or both of the events that read all open tasks are chosen.
 			{
-				displayName: "Completed and deleted tasks leave the service's task list, so completing or deleting a task does not trigger.",
-				name: 'notice',
+				displayName: OPEN_TASKS_NOTICE,
+				name: 'openTasksNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { events: ['completed'] } },
+			},
+			{
+				displayName: OPEN_TASKS_NOTICE,
+				name: 'openTasksNoticeDeleted',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { events: ['deleted'] }, hide: { events: ['completed'] } },
 			},
 			{
 				displayName: TRIGGER_BUDGET_NOTICE,
@@ -78,13 +97,15 @@ export class CtsTaskTrigger implements INodeType {
 	methods = { loadOptions: { getTags }, credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const staticData = this.getWorkflowStaticData('node') as IDataObject & { cursor?: TaskCursor; pending?: PendingPosition<TaskCursor> };
+		const staticData = this.getWorkflowStaticData('node') as TaskTriggerData;
 		const events = this.getNodeParameter('events', []) as string[];
 		const filters = this.getNodeParameter('filters', {}) as IDataObject;
 		const matches = taskFilter(filters);
 
+		const readsOpenTasks = events.includes('completed') || events.includes('deleted');
 		if (this.getMode() === 'manual') {
-			const sample = await fetchTestTask.call(this, staticData.cursor);
+			const completed = events.includes('completed') ? await recentCompletedTask.call(this, staticData.openTasks) : undefined;
+			const sample = completed ?? (await fetchTestTask.call(this, staticData.cursor));
 			if (!sample) {
 				throw new NodeOperationError(this.getNode(), 'No open tasks in this account yet', {
 					description: 'Create a task in the service (or with the CTS Task node), then fetch a test event again.',
@@ -97,6 +118,9 @@ export class CtsTaskTrigger implements INodeType {
 			budgetShare?: number;
 			redeliverAfterRestart?: boolean;
 		};
+		if (readsOpenTasks) return await pollOpenTaskEvents.call(this, staticData, budgetShare, redeliverAfterRestart, (task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true));
+		delete staticData.openTasks;
+		delete staticData.openTasksPending;
 		if (!(await checkFitsBudget(this, budgetShare))) return null;
 
 		if (!staticData.cursor) {
@@ -127,4 +151,34 @@ export class CtsTaskTrigger implements INodeType {
 		else staticData.cursor = result.cursor;
 		return items.length > 0 ? [items] : null;
 	}
+}
+
+/**
+ * A check with Task Completed or Task Deleted chosen: all four events come from the read of the
+ * open tasks (see openTasks.ts). Its state is stored only with what it delivers, as the cursor is.
+ */
+async function pollOpenTaskEvents(
+	this: IPollFunctions,
+	staticData: TaskTriggerData,
+	budgetShare: number,
+	redeliverAfterRestart: boolean,
+	wanted: (task: IDataObject) => boolean,
+): Promise<INodeExecutionData[][] | null> {
+	// The created/updated cursor would be stale when those events are read the other way again.
+	delete staticData.cursor;
+	delete staticData.pending;
+	const { position, redelivering } = resolvePending(staticData.openTasks, staticData.openTasksPending);
+	delete staticData.openTasksPending;
+	if (redelivering) {
+		this.logger.info(`${this.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
+	}
+	const result = await pollOpenTasks.call(this, position, budgetShare);
+	const items = result.tasks.filter(wanted).map((json) => ({ json }));
+	if (redeliverAfterRestart && items.length > 0) {
+		staticData.openTasks = position;
+		staticData.openTasksPending = pendingPosition(result.state);
+	} else {
+		staticData.openTasks = result.state;
+	}
+	return items.length > 0 ? [items] : null;
 }
