@@ -14,9 +14,11 @@ import { ctsApiTest } from '../shared/credentialTests';
 import { toStringList } from '../shared/fields';
 import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
 import { pendingPosition, redeliverOption, resolvePending, type PendingPosition } from '../shared/redelivery';
+import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { MAX_WINDOW_MONTHS } from '../shared/windows';
 import { withEnd } from '../CtsEvent/shared/eventOutput';
+import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../CtsEvent/shared/simplify';
 import { decide, type EventTriggerState, type TriggerEvent } from './state';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -87,6 +89,7 @@ export class CtsEventTrigger implements INodeType {
 				default: 0,
 				description: 'Also watch events that started up to this many days ago (for changes to recent events)',
 			},
+			...triggerOutputFields('event', SIMPLIFIED_EVENT_FIELDS),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -171,7 +174,7 @@ export class CtsEventTrigger implements INodeType {
 					description: 'Create an event in one of these calendars within the look-ahead window, or widen the window, then fetch again.',
 				});
 			}
-			return [[{ json: { ...withEnd(sample), triggerEvent: 'created' } }]];
+			return shapeTriggerOutput(this, simplifyEvent, [[{ json: { ...withEnd(sample), triggerEvent: 'created' } }]]);
 		}
 
 		const state: EventTriggerState = previous ?? { serviceTimeMs: nowMs, localTimeMs: Date.now(), known: {}, started: [], ended: [] };
@@ -209,7 +212,7 @@ export class CtsEventTrigger implements INodeType {
 		// With Redeliver After a Restart, a poll that delivers moves the state only once a later poll confirms it.
 		if (redeliverAfterRestart && items.length > 0 && previous) staticData.pending = pendingPosition(next);
 		else staticData.state = next;
-		return items.length > 0 ? [items] : null;
+		return shapeTriggerOutput(this, simplifyEvent, items.length > 0 ? [items] : null);
 	}
 }
 

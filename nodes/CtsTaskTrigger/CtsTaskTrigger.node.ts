@@ -8,11 +8,13 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { SIMPLIFIED_TASK_FIELDS, simplifyTask } from '../CtsTask/shared/simplify';
 import { taskFilter, taskFilterOptions } from '../CtsTask/shared/taskFields';
 import { ctsApiTest } from '../shared/credentialTests';
 import { getTags } from '../shared/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
 import { pendingPosition, redeliverOption, resolvePending, type PendingPosition } from '../shared/redelivery';
+import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
 import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 import { OPEN_TASKS_NOTICE, pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
@@ -83,6 +85,7 @@ export class CtsTaskTrigger implements INodeType {
 					...taskFilterOptions(),
 				],
 			},
+			...triggerOutputFields('task', SIMPLIFIED_TASK_FIELDS),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -111,14 +114,14 @@ export class CtsTaskTrigger implements INodeType {
 					description: 'Create a task in the service (or with the CTS Task node), then fetch a test event again.',
 				});
 			}
-			return [[{ json: sample }]];
+			return shapeTriggerOutput(this, simplifyTask, [[{ json: sample }]]);
 		}
 
 		const { budgetShare = DEFAULT_BUDGET_SHARE, redeliverAfterRestart = false } = this.getNodeParameter('options', {}) as {
 			budgetShare?: number;
 			redeliverAfterRestart?: boolean;
 		};
-		if (readsOpenTasks) return await pollOpenTaskEvents.call(this, staticData, budgetShare, redeliverAfterRestart, (task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true));
+		if (readsOpenTasks) return shapeTriggerOutput(this, simplifyTask, await pollOpenTaskEvents.call(this, staticData, budgetShare, redeliverAfterRestart, (task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true)));
 		delete staticData.openTasks;
 		delete staticData.openTasksPending;
 		if (!(await checkFitsBudget(this, budgetShare))) return null;
@@ -149,7 +152,7 @@ export class CtsTaskTrigger implements INodeType {
 		// Redeliver After a Restart, a poll that delivers moves it only once a later poll confirms it.
 		if (redeliverAfterRestart && items.length > 0) staticData.pending = pendingPosition(result.cursor);
 		else staticData.cursor = result.cursor;
-		return items.length > 0 ? [items] : null;
+		return shapeTriggerOutput(this, simplifyTask, items.length > 0 ? [items] : null);
 	}
 }
 
