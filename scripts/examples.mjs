@@ -1,6 +1,6 @@
 /**
  * Example workflows that `npm start` puts into n8n: a task round trip, an event round trip
- * with a recurring series (v3), RSVP (v1), the task trigger and an MCP server offering the
+ * with a recurring series (v3), RSVP (v1), the task trigger, completed tasks and an MCP server offering the
  * nodes as tools to AI agents. They use the credentials
  * named here; node types are given by prefix (the package name: npm start installs the project as a community package).
  */
@@ -199,6 +199,29 @@ export function exampleWorkflows(prefix, credentials) {
 				note('## Task trigger\nChecks the task list every minute and starts for each task created or changed since the previous check.\n\n**Publish** (activate) the workflow, create or change a task (for example with the task round trip), and watch **Executions**. **Fetch test event** shows one open task.', [-40, 0], [560, 240]),
 			],
 			connections: { 'New or Changed Task': { main: [[{ node: 'Handle Task', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+			active: false,
+		},
+		{
+			name: 'CTS example: task completed',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Task Completed',
+					type: `${prefix}.ctsTaskTrigger`,
+					typeVersion: 1,
+					position: [0, 300],
+					parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['completed', 'deleted'], filters: {} },
+					credentials: { ctsApi: { id: credentials.api.id, name: credentials.api.name } },
+				},
+				{ id: randomUUID(), name: 'Post to Chat', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [260, 300], parameters: {} },
+				note(
+					"## When a task is completed, post to chat\nChecks the open tasks every minute (10 points per 100 open tasks) and starts for each task completed or deleted since the previous check; `triggerEvent` says which.\n\nReplace **Post to Chat** with a Slack, Microsoft Teams or Send Email node, message: `{{ $json.triggerEvent === 'completed' ? '✅' : '🗑️' }} {{ $json.title }}`. **Publish** the workflow, complete a task, and watch **Executions**.",
+					[-40, -20],
+					[560, 260],
+				),
+			],
+			connections: { 'Task Completed': { main: [[{ node: 'Post to Chat', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
 			active: false,
 		},

@@ -48,7 +48,7 @@ describe('npm start', () => {
 	const checkSetup = async (text) => {
 		assert.match(text, new RegExp(`Editor: +http://localhost:${n8nPort}/`));
 		assert.match(text, new RegExp(`Log in: +${START_OWNER.email} +/ +${START_OWNER.password}`));
-		assert.match(text, /5 example workflows added/);
+		assert.match(text, /6 example workflows added/);
 		assert.match(text, /Base URL \/ Sync URL/);
 
 		const rest = new N8nRestClient(`http://localhost:${n8nPort}`);
@@ -58,6 +58,7 @@ describe('npm start', () => {
 			'CTS example: MCP server (tools for AI agents)',
 			'CTS example: RSVP (v1)',
 			'CTS example: event round trip with a recurring series (v3)',
+			'CTS example: task completed',
 			'CTS example: task round trip',
 			'CTS example: task trigger',
 		]);
