@@ -229,3 +229,29 @@ describe('Fetch Test Event', () => {
 		expect(sample.json).toMatchObject({ id, title: 'finished', progress: 'completed', triggerEvent: 'completed' });
 	});
 });
+
+it('points per check against the number of open tasks: 10 per 100 (a full last page needs one more call), plus 1 per task that left', async () => {
+	const poller = trigger();
+	let open = 0;
+	const ids: string[] = [];
+	for (const target of [0, 1, 99, 100, 101, 250, 1000]) {
+		while (open < target) {
+			ids.push(await sandbox.createTask({ title: `t${open++}` }));
+			// One millisecond apart: no two share an `updated` value, the case with the fewest calls.
+			await sandbox.control('clock', { advanceSeconds: 0.001 });
+		}
+		await advance(1);
+		await poller.poll();
+		await advance(1);
+		await sandbox.clearRequests();
+		expect(await poller.poll()).toBeNull();
+		const points = (await sandbox.requests()).reduce((sum, call) => sum + call.points, 0);
+		expect(points).toBe(10 * (Math.floor(open / 100) + 1));
+	}
+	for (const id of ids.slice(0, 10)) await post('/v3/tasks/close', { id });
+	await advance(1);
+	await sandbox.clearRequests();
+	expect(fired(await poller.poll())).toHaveLength(10);
+	const points = (await sandbox.requests()).reduce((sum, call) => sum + call.points, 0);
+	expect(points).toBe(100 + 10);
+}, 60_000);
