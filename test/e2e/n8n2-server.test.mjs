@@ -1,7 +1,8 @@
 /**
  * A started n8n 2.41.1 (`n8n start`) with the package installed as a community package: the credential tests as n8n's
  * server runs them (its credential test endpoint), and both triggers activated: a task or an
- * event created in the sandbox produces an execution that carries it.
+ * event created in the sandbox produces an execution that carries it, and a task completed or
+ * deleted produces exactly one item each.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -137,6 +138,61 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 		assert.equal(items[0].triggerEvent, 'created');
 		assert.notEqual(items[0].id, existing);
 		assert.equal(full.status ?? execution.status, 'success');
+
+		await n8n.rest.deactivateWorkflow(workflow.id);
+	});
+
+	it('task trigger with Task Completed and Task Deleted: published, it fires exactly once for each', async () => {
+		await sandbox.reset();
+		const credential = await n8n.rest.createCredential({
+			name: 'CTS API (completed and deleted)',
+			type: 'ctsApi',
+			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
+		});
+		const definition = taskTriggerWorkflow(n8n.prefix);
+		definition.name = 'E2E: task trigger (completed, deleted)';
+		definition.nodes[0].parameters.events = ['completed', 'deleted'];
+		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (completed and deleted)' } };
+		const { id, ...body } = definition;
+		void id;
+		const workflow = await n8n.rest.createWorkflow(body);
+		const done = await sandbox.createTask({ title: 'To complete' });
+		const gone = await sandbox.createTask({ title: 'To delete' });
+		await sandbox.createTask({ title: 'Stays open' });
+
+		await n8n.rest.activateWorkflow(workflow.id);
+		// Activation runs the first poll at once: it learns the open tasks and fires nothing.
+		const listCalls = async () => (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/list').length;
+		await waitUntil(async () => (await listCalls()) >= 1, 30_000, 'the first poll');
+		for (const [path, taskId] of [['/v3/tasks/close', done], ['/v3/tasks/delete', gone]]) {
+			assert.equal((await sandbox.api('POST', path, { body: { id: taskId } })).status, 204);
+		}
+
+		const delivered = async () => {
+			const items = [];
+			for (const execution of await n8n.rest.listExecutions(workflow.id)) {
+				if (execution.status === 'running' || execution.status === 'new') return undefined;
+				const full = await n8n.rest.getExecution(execution.id);
+				const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
+				assert.equal(full.status ?? execution.status, 'success');
+				items.push(...data.resultData.runData['CTS Task Trigger'][0].data.main[0].map((item) => [item.json.id, item.json.triggerEvent, item.json.progress]));
+			}
+			return items;
+		};
+		// The next poll comes within a minute (pollTimes: every minute).
+		await waitUntil(async () => ((await delivered()) ?? []).length >= 2, 150_000, 'the completed and the deleted task');
+		// One more poll after the delivery: nothing fires again.
+		const after = await listCalls();
+		await waitUntil(async () => (await listCalls()) > after, 90_000, 'the poll after the delivery');
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		const items = await delivered();
+		assert.deepEqual(
+			items.sort((a, b) => a[1].localeCompare(b[1])),
+			[
+				[done, 'completed', 'completed'],
+				[gone, 'deleted', 'needs-action'],
+			],
+		);
 
 		await n8n.rest.deactivateWorkflow(workflow.id);
 	});
