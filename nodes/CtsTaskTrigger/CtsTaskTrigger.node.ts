@@ -34,7 +34,7 @@ export class CtsTaskTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + $parameter["events"].join(" and ")}}',
-		description: 'Starts the workflow when tasks are created or updated in the Calendar and Task Service',
+		description: 'Starts the workflow when tasks are created, updated, completed or deleted in the Calendar and Task Service',
 		defaults: { name: 'CTS Task Trigger' },
 		polling: true,
 		inputs: [],

@@ -11,7 +11,7 @@ import { checkFitsBudget } from '../shared/triggerBudget';
  * An ID that is gone is read once by ID to tell completed, deleted and no longer visible apart.
  */
 
-/** The most open tasks followed: about 55 bytes of static data each (ID and `updated` in ms). */
+/** The most open tasks followed: about 53 bytes of static data each (ID and `updated` in ms). */
 export const MAX_OPEN_TASKS = 10_000;
 
 /** Reads by ID made between two checks of the budget (each costs 1 point; a check asks for 10). */
@@ -36,15 +36,11 @@ export interface OpenTaskState {
 	recentCompleted?: string[];
 }
 
-export type TaskEvent = 'created' | 'updated' | 'completed' | 'deleted';
-
 export interface OpenTaskPoll {
 	/** The tasks to deliver, each with `triggerEvent`, in the order they were found. */
 	tasks: IDataObject[];
 	/** The state after them; store it only with what is delivered. */
 	state: OpenTaskState;
-	/** Whether the read stopped short for the budget (the next check continues it). */
-	paused: boolean;
 }
 
 /** What a check costs with Task Completed or Task Deleted chosen, shown when either is. */
@@ -64,7 +60,7 @@ export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskStat
 	const tasks: IDataObject[] = [];
 
 	// Tasks that left the set at the end of the previous check, when the budget stopped their reads.
-	if (!(await readGone(this, state, tasks, budgetShare))) return { tasks, state, paused: true };
+	if (!(await readGone(this, state, tasks, budgetShare))) return { tasks, state };
 
 	const scan = state.scan ?? { cursor: { idsAtUpdated: [] }, seen: {} };
 	let paused = false;
@@ -78,7 +74,7 @@ export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskStat
 	}, scan.cursor);
 	if (result.overflowedAt.length > 0) {
 		this.logger.warn(
-			`CTS Task Trigger: more than 100 open tasks share the "updated" time ${result.overflowedAt.join(', ')}; the service offers no way to page past them, so those the read could not reach are read by ID instead.`,
+			`CTS Task Trigger: more than 100 open tasks share the "updated" time ${result.overflowedAt.join(', ')}; the service offers no way to page past them: those of them the previous read had are read by ID instead, new ones are not delivered.`,
 		);
 	}
 
@@ -100,7 +96,7 @@ export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskStat
 
 	if (paused) {
 		state.scan = { cursor: result.cursor, seen: scan.seen };
-		return { tasks, state, paused };
+		return { tasks, state };
 	}
 	// The read is complete: what the previous one saw and this one did not has left the open tasks.
 	const leaving: OpenSet = {};
@@ -108,9 +104,11 @@ export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskStat
 	state.known = scan.seen;
 	state.baselineMs = Math.max(state.baselineMs ?? 0, ...Object.values(scan.seen));
 	delete state.scan;
-	if (Object.keys(leaving).length === 0) return { tasks, state, paused };
-	state.gone = leaving;
-	return { tasks, state, paused: !(await readGone(this, state, tasks, budgetShare)) };
+	if (Object.keys(leaving).length > 0) {
+		state.gone = leaving;
+		await readGone(this, state, tasks, budgetShare);
+	}
+	return { tasks, state };
 }
 
 /**
