@@ -22,31 +22,26 @@ const HIDDEN_IN_V1 = new Set(['uid', 'masterEventId', 'recurrenceId', 'recurrenc
 export function presentTarget(store: Store, userId: string, target: Target, version: Version): Record<string, unknown> {
 	const event = targetEvent(target);
 	const fields = targetFields(target);
-	const out: Record<string, unknown> = { '@type': 'Event' };
-	if (target.kind === 'event') {
-		out.id = event.id;
-		out.uid = event.uid;
-		out.calendarId = event.calendarId;
-		out.accountId = event.accountId;
-		out.integrationId = event.integrationId;
-		out.baseEventId = event.id;
-		out.created = event.created;
-		out.updated = event.updated;
-	} else {
-		const override = event.overrides?.[target.recurrenceId];
-		out.id = instanceIdOf(event.id, target.recurrenceId);
-		out.uid = event.uid;
-		out.calendarId = event.calendarId;
-		out.accountId = event.accountId;
-		out.integrationId = event.integrationId;
-		out.baseEventId = event.id;
+	// An occurrence shows its series' ids and its own recurrence id between the ids and the times.
+	const occurrence = target.kind === 'event' ? undefined : target.recurrenceId;
+	const out: Record<string, unknown> = {
+		'@type': 'Event',
+		id: occurrence === undefined ? event.id : instanceIdOf(event.id, occurrence),
+		uid: event.uid,
+		calendarId: event.calendarId,
+		accountId: event.accountId,
+		integrationId: event.integrationId,
+		baseEventId: event.id,
+	};
+	if (occurrence !== undefined) {
 		out.masterEventId = event.id;
 		out.masterBaseEventId = event.id;
-		out.recurrenceId = target.recurrenceId;
+		out.recurrenceId = occurrence;
 		if (event.timeZone !== null) out.recurrenceIdTimeZone = event.timeZone;
-		out.created = event.created;
-		out.updated = override && override.updated > event.updated ? override.updated : event.updated;
 	}
+	const override = occurrence === undefined ? undefined : event.overrides?.[occurrence];
+	out.created = event.created;
+	out.updated = override && override.updated > event.updated ? override.updated : event.updated;
 	out.title = fields.title;
 	const description = describeWithRoom(fields.description, fields.descriptionContentType, fields.virtualRoom);
 	if (description !== undefined) out.description = description;
