@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -16,7 +16,7 @@ import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
 import { EXAMPLE_CREDENTIALS, START_OWNER } from '../../scripts/examples.mjs';
 import { freePort, projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
-import { processesMentioning } from './support/processes.mjs';
+import { processesMentioning, runStartWithFailingN8n } from './support/processes.mjs';
 
 const isRunning = (pid) => {
 	try {
@@ -76,26 +76,11 @@ describe('npm run start:queue', () => {
 	});
 
 	it('the main instance failing to start stops what the script had started, and the script exits 1', async () => {
-		// A settings file whose encryption key is not the one the script gives n8n: the main instance refuses to start.
-		const failing = mkdtempSync(join(tmpdir(), 'cts-start-queue-failing-'));
-		try {
-			mkdirSync(join(failing, 'main', '.n8n'), { recursive: true });
-			writeFileSync(join(failing, 'main', '.n8n', 'config'), JSON.stringify({ encryptionKey: 'not-the-key-the-script-sets' }));
-			const child = spawn(process.execPath, [join(projectRoot, 'scripts', 'start-queue.mjs')], {
-				env: { ...process.env, NODE_ENV: '', N8N_PORT: String(await freePort()), SANDBOX_PORT: String(await freePort()), CTS_START_DIR: failing },
-				stdio: ['ignore', 'pipe', 'pipe'],
-			});
-			let output = '';
-			child.stdout.on('data', (chunk) => (output += chunk));
-			child.stderr.on('data', (chunk) => (output += chunk));
-			const code = await new Promise((resolve) => child.on('exit', resolve));
-			assert.equal(code, 1, output);
-			assert.match(output, /Starting PostgreSQL, Redis/, 'PostgreSQL and Redis were being started');
-			assert.match(output, /npm run start:queue: n8n exited before it was ready:[\s\S]*Mismatching encryption keys/);
-			assert.match(output, /start failed: stopping postgres \(\d+\), redis \(\d+\) and the sandbox…\nStopped\./);
-			assert.deepEqual(processesMentioning(failing), [], 'no process is left behind');
-		} finally {
-			rmSync(failing, { recursive: true, force: true });
-		}
+		const { code, output, left } = await runStartWithFailingN8n('start-queue.mjs', 'main');
+		assert.equal(code, 1, output);
+		assert.match(output, /Starting PostgreSQL, Redis/, 'PostgreSQL and Redis were being started');
+		assert.match(output, /npm run start:queue: n8n exited before it was ready:[\s\S]*Mismatching encryption keys/);
+		assert.match(output, /start failed: stopping postgres \(\d+\), redis \(\d+\) and the sandbox…\nStopped\./);
+		assert.deepEqual(left, [], 'no process is left behind');
 	});
 });

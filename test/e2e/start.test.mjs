@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,7 +17,7 @@ import { freePort, n8nEnv, projectRoot, runN8nCli, runtimeInfo } from '../../scr
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
 import { parseRun } from './support/n8n.mjs';
 import { startNpmStart } from './support/npmStart.mjs';
-import { processesMentioning, runningProcesses } from './support/processes.mjs';
+import { processesMentioning, runningProcesses, runStartWithFailingN8n } from './support/processes.mjs';
 
 describe('npm start', () => {
 	let stateDir;
@@ -145,26 +145,11 @@ describe('npm start', () => {
 	});
 
 	it('n8n failing to start leaves no process behind, and the script exits 1', async () => {
-		// A settings file whose encryption key is not the one the script gives n8n: n8n refuses to start.
-		const failing = mkdtempSync(join(tmpdir(), 'cts-start-failing-'));
-		try {
-			mkdirSync(join(failing, 'n8n', '.n8n'), { recursive: true });
-			writeFileSync(join(failing, 'n8n', '.n8n', 'config'), JSON.stringify({ encryptionKey: 'not-the-key-npm-start-sets' }));
-			const child = spawn(process.execPath, [join(projectRoot, 'scripts', 'start.mjs')], {
-				env: { ...process.env, NODE_ENV: '', N8N_PORT: String(await freePort()), SANDBOX_PORT: String(await freePort()), CTS_START_DIR: failing },
-				stdio: ['ignore', 'pipe', 'pipe'],
-			});
-			let output = '';
-			child.stdout.on('data', (chunk) => (output += chunk));
-			child.stderr.on('data', (chunk) => (output += chunk));
-			const code = await new Promise((resolve) => child.on('exit', resolve));
-			assert.equal(code, 1, output);
-			assert.match(output, /Sandbox running on/, 'the sandbox had started');
-			assert.match(output, /npm start: n8n exited before it was ready:[\s\S]*Mismatching encryption keys/);
-			assert.match(output, /start failed: stopping n8n and the sandbox…\nStopped\./);
-			assert.deepEqual(processesMentioning(failing), [], 'no process is left behind');
-		} finally {
-			rmSync(failing, { recursive: true, force: true });
-		}
+		const { code, output, left } = await runStartWithFailingN8n('start.mjs', 'n8n');
+		assert.equal(code, 1, output);
+		assert.match(output, /Sandbox running on/, 'the sandbox had started');
+		assert.match(output, /npm start: n8n exited before it was ready:[\s\S]*Mismatching encryption keys/);
+		assert.match(output, /start failed: stopping n8n and the sandbox…\nStopped\./);
+		assert.deepEqual(left, [], 'no process is left behind');
 	});
 });
