@@ -1,13 +1,19 @@
 /**
- * What `npm start` and `npm run start:queue` share: the sandbox as a child process, the owner
- * account, the two CTS credentials and the example workflows (each set up once, reused on later
- * starts). Plain Node ESM.
+ * What `npm start` and `npm run start:queue` share: the ports, the dist/ check, the pinned n8n,
+ * the state folder, the sandbox as a child process, the supervision of every child (Ctrl-C and
+ * SIGTERM stop them all, by PID), the owner account, the two CTS credentials, the example
+ * workflows (each set up once, reused on later starts) and the banner printed when ready.
+ *
+ * Exit codes: 0 after Ctrl-C or SIGTERM; 1 when the start fails (after stopping whatever it had
+ * started, the detached sandbox included) or when a child stops unexpectedly (after stopping the
+ * others). Plain Node ESM.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 import { exampleWorkflows, EXAMPLE_CREDENTIALS, START_OWNER } from './examples.mjs';
-import { projectRoot } from './n8n-runtime.mjs';
+import { ensureRuntime, projectRoot, runtimeRoot } from './n8n-runtime.mjs';
 
 export const SANDBOX_KEY = 'sandbox-alice-key';
 const TOKEN_TTL_SECONDS = 365 * 24 * 3600;
@@ -81,4 +87,115 @@ export async function provisionInstance(rest, { sandboxUrl, prefix }) {
 		added++;
 	}
 	return { added };
+}
+
+/**
+ * Runs a local instance: checks dist/ and the ports, installs the pinned n8n once, makes the
+ * state folder (`CTS_START_DIR`, default `.n8n-runtime/<stateFolder>`), starts the sandbox, then
+ * `start(instance)`, which starts n8n, registers how to stop it (`instance.onStop`) and each
+ * process to watch (`instance.watch`), and resolves to the lines of the ready banner.
+ *
+ * Environment: N8N_PORT (default 5678), SANDBOX_PORT (default 8787), CTS_START_DIR.
+ *
+ * @param options.command      how the user ran it (`npm start`), for messages
+ * @param options.stateFolder  the state folder's name under .n8n-runtime/
+ * @param options.start        async (instance) => { title, editorUrl, added, workflowsNote, details }
+ */
+export async function runLocalInstance({ command, stateFolder, start }) {
+	const started = Date.now();
+	const log = (message) => console.log(message);
+	const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+	const fail = (error) => console.error(`${command}: ${error?.message ?? error}`);
+
+	let setup;
+	try {
+		setup = await prepare(command, stateFolder);
+	} catch (error) {
+		// Nothing is running yet.
+		fail(error);
+		process.exit(1);
+	}
+	const { n8nPort, sandboxPort, sandboxUrl, stateDir, info } = setup;
+
+	const sandbox = startSandboxProcess(sandboxPort, join(stateDir, 'sandbox.json'));
+	const stoppers = [];
+	let describe = () => 'the sandbox';
+	let stopping = false;
+	const stop = async (reason, code) => {
+		if (stopping) return;
+		stopping = true;
+		log(`\n${reason}: stopping ${describe()}…`);
+		// n8n first (it may still be polling the sandbox), then the sandbox.
+		for (const stopChildren of stoppers.reverse()) await stopChildren();
+		if (sandbox.child.exitCode === null && sandbox.child.signalCode === null) sandbox.child.kill('SIGTERM');
+		await sandbox.exited;
+		log('Stopped.');
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop('Ctrl-C', 0));
+	process.on('SIGTERM', () => void stop('SIGTERM', 0));
+	const watch = (name, exited, output) => {
+		exited.then((result) => {
+			if (stopping) return;
+			const status = typeof result === 'object' && result !== null ? (result.code ?? result.signal) : result;
+			console.error(`${name} stopped unexpectedly (exit ${status}):\n${output().slice(-5000)}`);
+			void stop(`${name} stopped`, 1);
+		});
+	};
+	watch('The sandbox', sandbox.exited, sandbox.output);
+
+	let ready;
+	try {
+		await waitFor(`${sandboxUrl}/_sandbox/health`, 20_000);
+		log(`Sandbox running on ${sandboxUrl} (${elapsed()})`);
+		ready = await start({
+			info,
+			n8nPort,
+			sandboxUrl,
+			stateDir,
+			log,
+			elapsed,
+			watch,
+			onStop: (stopChildren, description) => {
+				stoppers.push(stopChildren);
+				describe = description;
+			},
+		});
+	} catch (error) {
+		fail(error);
+		await stop('start failed', 1);
+		return;
+	}
+	if (stopping) return;
+	printReady({ ...ready, sandboxUrl, stateDir, elapsed: elapsed() });
+}
+
+/** Ports, dist/, the pinned n8n and the state folder: everything checked before a process starts. */
+async function prepare(command, stateFolder) {
+	const n8nPort = Number(process.env.N8N_PORT ?? 5678);
+	const sandboxPort = Number(process.env.SANDBOX_PORT ?? 8787);
+	if (!existsSync(join(projectRoot, 'dist', 'nodes'))) throw new Error(`dist/ is missing: run \`npm run build\` (${command} does it)`);
+	const info = await ensureRuntime('2');
+	for (const [what, port, variable] of [['n8n', n8nPort, 'N8N_PORT'], ['the sandbox', sandboxPort, 'SANDBOX_PORT']]) {
+		if (await portInUse(port)) throw new Error(`Port ${port} for ${what} is in use (another start?). Stop that, or set ${variable}=<port>.`);
+	}
+	const stateDir = process.env.CTS_START_DIR ? resolve(process.env.CTS_START_DIR) : join(runtimeRoot, stateFolder);
+	mkdirSync(stateDir, { recursive: true });
+	return { info, n8nPort, sandboxPort, sandboxUrl: `http://127.0.0.1:${sandboxPort}`, stateDir };
+}
+
+function printReady({ title, editorUrl, added, workflowsNote = '', details, sandboxUrl, stateDir, elapsed }) {
+	const log = (message) => console.log(message);
+	log('');
+	log('────────────────────────────────────────────────────────────────────');
+	log(` ${title} is ready (${elapsed})`);
+	log('');
+	log(`   Editor:    ${editorUrl}/`);
+	log(`   Log in:    ${START_OWNER.email}  /  ${START_OWNER.password}`);
+	log(`   Sandbox:   ${sandboxUrl}   (API key ${SANDBOX_KEY}; state in ${join(stateDir, 'sandbox.json')})`);
+	log(`   Workflows: ${added > 0 ? `${added} example workflows added` : 'the example workflows'} ("CTS example: …")${workflowsNote}`);
+	log(`   Credentials: "${EXAMPLE_CREDENTIALS.api.name}", "${EXAMPLE_CREDENTIALS.sync.name}"`);
+	log('');
+	for (const line of details) log(line);
+	log('────────────────────────────────────────────────────────────────────');
 }

@@ -433,11 +433,13 @@ async function waitUntilReady(handle, ready, what, timeoutMs) {
 
 /**
  * Starts `n8n start` and resolves once the editor is served (not only /healthz: the editor's
- * HTML comes a few seconds later). Returns the handle of {@link spawnN8n} with `url`.
+ * HTML comes a few seconds later). Returns the handle of {@link spawnN8n} with `url`; `onSpawn`
+ * gets that handle at once, so a caller stopped while n8n starts can stop n8n too.
  */
-export async function startN8n(info, env, { timeoutMs = 180_000, onOutput, detached = false } = {}) {
+export async function startN8n(info, env, { timeoutMs = 180_000, onOutput, onSpawn, detached = false } = {}) {
 	const url = `http://localhost:${env.N8N_PORT}`;
 	const handle = spawnN8n(info, env, ['start'], { onOutput, detached });
+	onSpawn?.(handle);
 	await waitUntilReady(
 		handle,
 		async () => {
@@ -458,10 +460,12 @@ export async function startN8n(info, env, { timeoutMs = 180_000, onOutput, detac
 
 /**
  * Starts `n8n worker` (queue mode: it takes executions from the Redis queue) and resolves once
- * it reports itself ready. Its log level must be info or lower for that report.
+ * it reports itself ready. Its log level must be info or lower for that report. `onSpawn` as
+ * for {@link startN8n}.
  */
-export async function startN8nWorker(info, env, { timeoutMs = 180_000, onOutput, detached = false } = {}) {
+export async function startN8nWorker(info, env, { timeoutMs = 180_000, onOutput, onSpawn, detached = false } = {}) {
 	const handle = spawnN8n(info, env, ['worker'], { onOutput, detached });
+	onSpawn?.(handle);
 	await waitUntilReady(handle, async () => handle.output().includes('n8n worker is now ready'), 'n8n worker', timeoutMs);
 	return handle;
 }

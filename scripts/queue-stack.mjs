@@ -263,7 +263,9 @@ export class QueueStack {
 	async startMain(env = {}) {
 		if (this.main && !this.main.hasExited()) throw new Error('The main instance is running');
 		this.mainEnv = await this.processEnv('main', { env });
-		this.main = await startN8n(this.info, this.mainEnv, { onOutput: this.outputTo('main'), timeoutMs: 240_000, detached: this.detached });
+		// Known from its spawn on, so that a stop while it starts stops it too.
+		const onSpawn = (handle) => (this.main = handle);
+		this.main = await startN8n(this.info, this.mainEnv, { onOutput: this.outputTo('main'), onSpawn, timeoutMs: 240_000, detached: this.detached });
 		return this.main;
 	}
 
@@ -277,7 +279,8 @@ export class QueueStack {
 		if (this.workers[index] && !this.workers[index].hasExited()) throw new Error(`${name} is running`);
 		// Workers log at info level: their readiness and each execution they start.
 		const env = await this.processEnv(name, { port: await freePort(), env: { N8N_LOG_LEVEL: 'info' } });
-		this.workers[index] = await startN8nWorker(this.info, env, { onOutput: this.outputTo(name), timeoutMs: 240_000, detached: this.detached });
+		const onSpawn = (handle) => (this.workers[index] = handle);
+		this.workers[index] = await startN8nWorker(this.info, env, { onOutput: this.outputTo(name), onSpawn, timeoutMs: 240_000, detached: this.detached });
 		return this.workers[index];
 	}
 

@@ -76,6 +76,11 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		assert.deepEqual(tools.map((tool) => tool.name).sort(), MCP_TOOLS.map((tool) => tool.name).sort());
 		const ajv = new Ajv2020({ strict: true, allErrors: true });
 		const sdkValidator = new AjvJsonSchemaValidator();
+		const described = {
+			id: { key: /Id$/, says: /exactly as received/, seen: [] },
+			'date-time': { key: /^(start|end|due)$/, says: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/, seen: [] },
+			'time zone': { key: /^timeZone$/, says: /IANA time zone.*e\.g\. Europe\/Berlin/, seen: [] },
+		};
 		for (const tool of tools) {
 			const expected = MCP_TOOLS.find((candidate) => candidate.name === tool.name);
 			assert.equal(tool.description, expected.description, tool.name);
@@ -89,10 +94,13 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 			for (const [key, property] of Object.entries(schema.properties ?? {})) {
 				assert.ok(['string', 'number', 'boolean'].includes(property.type), `${tool.name}.${key}: type ${property.type}`);
 				assert.ok(property.description?.length > 10, `${tool.name}.${key} has a description`);
-				if (/Id$/.test(key)) assert.match(property.description, /exactly as received/, `${tool.name}.${key}`);
-				if (/^(start|end|due)$/.test(key)) assert.match(property.description, /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/, `${tool.name}.${key} gives the format`);
-				if (key === 'timeZone') assert.match(property.description, /IANA time zone.*e\.g\. Europe\/Berlin/, `${tool.name}.${key}`);
+				for (const kind of Object.keys(described)) if (described[kind].key.test(key)) described[kind].seen.push([`${tool.name}.${key}`, property.description]);
 			}
+		}
+		// Ids, date-times and time zones say how to fill them in; each kind is among the tools' values.
+		for (const [kind, { seen, says }] of Object.entries(described)) {
+			assert.ok(seen.length > 0, `some tool takes a value of kind ${kind}`);
+			for (const [name, description] of seen) assert.match(description, says, name);
 		}
 		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
 		assert.deepEqual(byName.create_event.required.sort(), ['calendarId', 'end', 'start', 'timeZone', 'title']);

@@ -2,7 +2,8 @@
  * `npm run start:queue` (scripts/start-queue.mjs, on the built package): PostgreSQL, Redis, n8n's
  * main instance and two workers come up with the owner, both credentials and the example
  * workflows (node types under the package name: installed as a community package), and Ctrl-C
- * stops every process it listed, by PID.
+ * stops every process it listed, by PID. When the main instance fails to start, the script stops
+ * PostgreSQL, Redis and the sandbox it had started and exits 1.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -15,6 +16,7 @@ import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
 import { EXAMPLE_CREDENTIALS, START_OWNER } from '../../scripts/examples.mjs';
 import { freePort, projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
+import { processesMentioning, runStartWithFailingN8n } from './support/processes.mjs';
 
 const isRunning = (pid) => {
 	try {
@@ -70,5 +72,15 @@ describe('npm run start:queue', () => {
 				await exited;
 			}
 		}
+		assert.deepEqual(processesMentioning(stateDir), [], 'no process is left behind');
+	});
+
+	it('the main instance failing to start stops what the script had started, and the script exits 1', async () => {
+		const { code, output, left } = await runStartWithFailingN8n('start-queue.mjs', 'main');
+		assert.equal(code, 1, output);
+		assert.match(output, /Starting PostgreSQL, Redis/, 'PostgreSQL and Redis were being started');
+		assert.match(output, /npm run start:queue: n8n exited before it was ready:[\s\S]*Mismatching encryption keys/);
+		assert.match(output, /start failed: stopping postgres \(\d+\), redis \(\d+\) and the sandbox…\nStopped\./);
+		assert.deepEqual(left, [], 'no process is left behind');
 	});
 });

@@ -2,7 +2,8 @@
  * `npm start` (scripts/start.mjs, on the built package): it starts the sandbox and n8n, sets up
  * the owner, both credentials (their tests pass in n8n) and the example workflows, and Ctrl-C
  * stops both. The example workflows then run to the end against the sandbox it left behind.
- * A second start reuses everything.
+ * A second start reuses everything. When n8n stops unexpectedly, or fails to start, the script
+ * stops the sandbox too and exits 1.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -16,6 +17,7 @@ import { freePort, n8nEnv, projectRoot, runN8nCli, runtimeInfo } from '../../scr
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
 import { parseRun } from './support/n8n.mjs';
 import { startNpmStart } from './support/npmStart.mjs';
+import { processesMentioning, runningProcesses, runStartWithFailingN8n } from './support/processes.mjs';
 
 describe('npm start', () => {
 	let stateDir;
@@ -36,10 +38,12 @@ describe('npm start', () => {
 		const run = await start();
 		try {
 			await checkSetup(run.output());
+			assert.ok(processesMentioning(stateDir).length >= 2, 'n8n and the sandbox are found by their state folder');
 		} finally {
 			assert.equal(await run.stop(), 0);
 		}
 		assert.match(run.output(), /Stopped\./);
+		assert.deepEqual(processesMentioning(stateDir), [], 'no process is left behind');
 		for (const port of [n8nPort, sandboxPort]) {
 			await assert.rejects(fetch(`http://127.0.0.1:${port}/`), 'nothing listens after Ctrl-C');
 		}
@@ -123,5 +127,30 @@ describe('npm start', () => {
 		} finally {
 			assert.equal(await run.stop(), 0);
 		}
+	});
+
+	it('n8n stopping unexpectedly stops the sandbox too, and the script exits 1', async () => {
+		const run = await start();
+		try {
+			// `n8n start` itself (its task runners, if any, are its children and end with it).
+			const n8n = runningProcesses(stateDir).filter(({ args }) => args.at(-1) === 'start' && args.some((arg) => arg.endsWith('/bin/n8n')));
+			assert.equal(n8n.length, 1, JSON.stringify(runningProcesses(stateDir)));
+			process.kill(n8n[0].pid, 'SIGKILL');
+			assert.equal(await run.exited, 1, run.output());
+		} finally {
+			await run.stop();
+		}
+		assert.match(run.output(), /n8n stopped unexpectedly \(exit SIGKILL\)/);
+		assert.match(run.output(), /Stopped\./);
+		assert.deepEqual(processesMentioning(stateDir), [], 'no process is left behind');
+	});
+
+	it('n8n failing to start leaves no process behind, and the script exits 1', async () => {
+		const { code, output, left } = await runStartWithFailingN8n('start.mjs', 'n8n');
+		assert.equal(code, 1, output);
+		assert.match(output, /Sandbox running on/, 'the sandbox had started');
+		assert.match(output, /npm start: n8n exited before it was ready:[\s\S]*Mismatching encryption keys/);
+		assert.match(output, /start failed: stopping n8n and the sandbox…\nStopped\./);
+		assert.deepEqual(left, [], 'no process is left behind');
 	});
 });

@@ -9,7 +9,9 @@
  * refuses creates, updates, deletes and RSVPs (see {@link writableCalendar}).
  */
 import { ApiError, validate } from './errors';
-import { alertId, noQuery, type Alert } from './eventModel';
+import { alertId } from './eventBuild';
+import { type Alert } from './eventModel';
+import { noQuery } from './eventSchemas';
 import { LIST_POINTS } from './limits';
 import type { Reply, RequestContext, Route } from './router';
 import type { Account, Calendar, Store } from './store';

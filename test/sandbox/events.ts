@@ -13,39 +13,41 @@ import { z } from 'zod';
 import { writableCalendar } from './calendars';
 import { ApiError, validate } from './errors';
 import { newEventId, newUid } from './eventIds';
+import { fieldsFromCreate, type Environment } from './eventBuild';
 import {
 	EVENT_MESSAGES,
-	calendarIdsSchema,
 	calendarOfAccount,
 	callerAccount,
 	checkConnection,
-	createEventV3Schema,
-	deleteTarget,
 	eventNotFound,
 	eventsOf,
-	fieldsFromCreate,
-	listJson,
-	listWindow,
-	liveInstance,
+	type StoredEvent,
+} from './eventModel';
+import { listJson, presentTarget } from './eventPresentation';
+import {
+	calendarIdsSchema,
+	createEventV3Schema,
 	noQuery,
 	parseInstant,
 	patchOf,
-	presentTarget,
-	recurrenceIdInZone,
 	refineWindow,
-	resolveId,
 	seriesModeV3Query,
 	stringField,
-	targetEvent,
-	targetId,
 	updateEventV3Schema,
-	updateTarget,
 	windowShape,
 	type CreateInput,
-	type Environment,
-	type StoredEvent,
+} from './eventSchemas';
+import {
+	deleteTarget,
+	listWindow,
+	liveInstance,
+	recurrenceIdInZone,
+	resolveId,
+	targetEvent,
+	targetId,
+	updateTarget,
 	type Target,
-} from './eventModel';
+} from './eventSeries';
 import { LIST_POINTS } from './limits';
 import { RawJson, type Reply, type RequestContext, type Route } from './router';
 import type { Account, Store, User } from './store';

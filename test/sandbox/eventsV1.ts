@@ -14,30 +14,33 @@ import { writableCalendar } from './calendars';
 import { ApiError, validate } from './errors';
 import {
 	EVENT_MESSAGES,
-	calendarIdsSchema,
 	checkConnection,
-	createEventV1Schema,
-	deleteTarget,
 	eventNotFound,
 	eventsOf,
-	listJson,
-	listWindow,
+	type ParticipationStatus,
+} from './eventModel';
+import { listJson, presentTarget } from './eventPresentation';
+import {
+	calendarIdsSchema,
+	createEventV1Schema,
 	noQuery,
 	parseInstant,
 	patchOf,
-	presentTarget,
 	refineWindow,
-	resolveId,
-	respond,
 	seriesModeV1Query,
 	stringField,
-	targetEvent,
 	updateEventV1Schema,
-	updateTarget,
 	windowShape,
-	type ParticipationStatus,
+} from './eventSchemas';
+import {
+	deleteTarget,
+	listWindow,
+	resolveId,
+	respond,
+	targetEvent,
+	updateTarget,
 	type Target,
-} from './eventModel';
+} from './eventSeries';
 import { changedEvents, checkedAccountOf, createEvent, environmentOf } from './events';
 import { LIST_POINTS } from './limits';
 import { RawJson, type Reply, type RequestContext, type Route } from './router';

@@ -5,7 +5,7 @@
  * last snapshot and stops.
  */
 import { startSandbox } from './server';
-import { fixtures } from './store';
+import { fixtures } from './fixtures';
 
 async function main(): Promise<void> {
 	const portText = process.env.SANDBOX_PORT ?? '8787';

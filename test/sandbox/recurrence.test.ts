@@ -1100,6 +1100,8 @@ describe('properties', () => {
 	});
 
 	test('invariants: sorted, unique, in the window, within count and until, constraints satisfied', () => {
+		// How many occurrences each kind of constraint was checked on: every kind must have been.
+		const checked = { until: 0, byMonth: 0, byMonthDay: 0, byDay: 0, count: 0 };
 		fc.assert(
 			fc.property(seriesArb, fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 1, max: 200 }), ({ start, rule }, fromOffset, lengthDays) => {
 				const windowStart = utcMs(start) + (fromOffset - 2) * 86_400_000;
@@ -1113,22 +1115,25 @@ describe('properties', () => {
 					if (o.recurrenceId === start) continue;
 					expect(o.recurrenceId > start).toBe(true);
 					expect(o.recurrenceId.slice(10)).toBe(start.slice(10));
-					if (rule.until !== undefined) expect(o.recurrenceId <= rule.until).toBe(true);
 					const d = DateTime.fromISO(o.recurrenceId, { zone: 'utc' });
-					if (rule.byMonth) expect(rule.byMonth).toContain(String(d.month));
-					if (rule.byMonthDay) expect(rule.byMonthDay.some((md) => md === d.day || md === d.day - d.daysInMonth! - 1)).toBe(true);
-					if (rule.byDay) expect(rule.byDay.map((n) => LUXON_WEEKDAY[n.day])).toContain(d.weekday);
+					// Each constraint the rule has holds; one it does not have allows every value.
+					expect(o.recurrenceId <= (rule.until ?? o.recurrenceId)).toBe(true);
+					expect(rule.byMonth ?? [String(d.month)]).toContain(String(d.month));
+					expect((rule.byMonthDay ?? [d.day]).some((md) => md === d.day || md === d.day - d.daysInMonth! - 1)).toBe(true);
+					expect(rule.byDay?.map((n) => LUXON_WEEKDAY[n.day]) ?? [d.weekday]).toContain(d.weekday);
+					for (const key of ['until', 'byMonth', 'byMonthDay', 'byDay'] as const) if (rule[key] !== undefined) checked[key]++;
 				}
-				if (rule.count !== undefined) {
-					const all = expandOccurrences({ start, timeZone: BERLIN, duration: 'PT45M', rules: [rule], windowStart: new Date(utcMs(start) - 86_400_000 * 2), windowEnd: new Date(windowEnd) });
-					expect(all.length).toBeLessThanOrEqual(rule.count);
-				}
+				const all = expandOccurrences({ start, timeZone: BERLIN, duration: 'PT45M', rules: [rule], windowStart: new Date(utcMs(start) - 86_400_000 * 2), windowEnd: new Date(windowEnd) });
+				expect(all.length).toBeLessThanOrEqual(rule.count ?? all.length);
+				if (rule.count !== undefined) checked.count += all.length;
 			}),
 			{ numRuns: 250 },
 		);
+		expect(Object.entries(checked).filter(([, occurrences]) => occurrences === 0)).toEqual([]);
 	});
 
 	test('splitting at any occurrence: the two parts are the original series', () => {
+		let splitsInside = 0;
 		fc.assert(
 			fc.property(seriesArb, fc.nat(), ({ start, rule }, pick) => {
 				const span = SPAN_DAYS[rule.frequency];
@@ -1142,9 +1147,12 @@ describe('properties', () => {
 				const cut = (list: string[]) => list.filter((id) => id.slice(0, 10) <= plusDays(start, span - 3));
 				expect(before).toEqual(all.filter((id) => id < at));
 				expect(cut(after)).toEqual(all.filter((id) => id >= at));
-				if (at !== start) expect(truncateSeries({ start, rules: [rule], before: at })).toEqual(split.before!.rules);
+				// Split at the first occurrence, nothing comes before; anywhere else, the truncated series does.
+				expect(split.before?.rules).toEqual(at === start ? undefined : truncateSeries({ start, rules: [rule], before: at }));
+				splitsInside += at === start ? 0 : 1;
 			}),
 			{ numRuns: 60 },
 		);
+		expect(splitsInside).toBeGreaterThan(0);
 	});
 });

@@ -32,7 +32,8 @@ function assertDocumented(res: Response, context: string): void {
 	if (res.status >= 500 || res.status < 400) throw new Error(`${context}: HTTP ${res.status} ${res.text}`);
 	expect(typeof res.body.message).toBe('string');
 	expect(typeof res.body.errorRef).toBe('string');
-	if (res.body.status !== undefined) expect(res.body.status).toBe(res.status);
+	// `status` is optional in the error body; when present it is the HTTP status.
+	expect([undefined, res.status]).toContain(res.body.status);
 	for (const value of Object.values(res.body)) expect(value).not.toBeNull();
 }
 
@@ -90,15 +91,19 @@ describe('robustness', () => {
 
 	it('robustness: near-miss field values answer 200 or a 400 validation error, never 5xx', async () => {
 		const id = await api().createTask();
+		const validationMessages: string[] = [];
 		await fc.assert(
 			fc.asyncProperty(fc.constantFrom('/v3/tasks/create', '/v3/tasks/update'), nearMiss, async (path, body) => {
 				const payload = path === '/v3/tasks/update' ? { ...body, id } : body;
 				const res = await api().post(path, payload);
 				assertDocumented(res, `${path} ${JSON.stringify(payload)}`);
-				if (res.status === 400) expect(Array.isArray(JSON.parse(res.body.message))).toBe(true);
+				if (res.status === 400) validationMessages.push(res.body.message);
 			}),
 			{ numRuns: 150 },
 		);
+		// Near misses are refused often; each refusal lists its validation errors.
+		expect(validationMessages.length).toBeGreaterThan(0);
+		for (const message of validationMessages) expect(Array.isArray(JSON.parse(message))).toBe(true);
 	});
 
 	it('robustness: any raw text as a body answers a documented 4xx or success, never 5xx', async () => {
@@ -236,11 +241,10 @@ describe('list order under any sequence of writes', () => {
 					.sort((a, b) => (a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : a.id < b.id ? -1 : 1))
 					.map((t) => t.id);
 				expect((await api().listTasks()).map((t) => t.id)).toEqual(expected);
-				if (expected.length > 0) {
-					const cursor = all.find((t) => t.id === expected[0]).updated;
-					const after = expected.filter((id) => all.find((t) => t.id === id).updated > cursor);
-					expect((await api().listTasks({ updatedAfter: cursor })).map((t) => t.id)).toEqual(after);
-				}
+				// From the first listed task's time (or, with none listed, from the epoch: nothing after it).
+				const cursor = expected.length > 0 ? all.find((t) => t.id === expected[0]).updated : '1970-01-01T00:00:00.000Z';
+				const after = expected.filter((id) => all.find((t) => t.id === id).updated > cursor);
+				expect((await api().listTasks({ updatedAfter: cursor })).map((t) => t.id)).toEqual(after);
 			}),
 			{ numRuns: 25 },
 		);

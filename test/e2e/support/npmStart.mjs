@@ -33,6 +33,8 @@ export async function startNpmStart({ stateDir, n8nPort, sandboxPort, timeoutMs 
 	return {
 		output: () => output,
 		readySeconds: elapsedSeconds(),
+		/** Resolves to the exit code once the script has exited, whatever stopped it. */
+		exited,
 		// What Ctrl-C sends to the foreground process.
 		stop: async () => {
 			child.kill('SIGINT');
