@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, ILoadOptionsFunctions, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
 import { justBefore } from './dates';
 import { ctsResponse } from './transport';
@@ -107,7 +107,7 @@ export async function walkTasks(
 		} catch (error) {
 			// Points already spent are not thrown away for want of more: deliver what was read.
 			if (keepOnBudgetError && listCalls > 0 && isBudgetError(error)) break;
-			throw error;
+			throw error as NodeApiError;
 		}
 		listCalls++;
 
