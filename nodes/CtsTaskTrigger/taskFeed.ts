@@ -71,6 +71,8 @@ export async function changesFor(context: IPollFunctions, cursor: TaskCursor, sh
 		feed = { base: cursor, head: cursor, versions: [], readers: feed?.readers ?? new Map() };
 		feeds.set(FEED, feed);
 	}
+	// Known as a reader before it reads, so that the feed keeps what it has not taken yet.
+	feed.readers.set(triggerSpender(context), { cursor, at: Date.now() });
 	let overflowedAt: string[] = [];
 	if (atOrAfter(cursor, feed.head)) {
 		const allowance = await pollAllowance(context, share, FEED);

@@ -98,7 +98,8 @@ export async function pollAllowance(context: IPollFunctions, share: number, feed
 	if (last !== undefined && now - last < spacing - schedule / 2) {
 		return { points: 0, reason: `its reads are spread evenly, one every ${Math.round(spacing / 1000)} s` };
 	}
-	const readsToCome = resetAt === undefined ? 0 : Math.floor(Math.max(0, resetAt - now) / spacing);
+	// A window that has reset starts with the next answer: all of it is still to come.
+	const readsToCome = Math.floor((resetAt === undefined ? WINDOW_MS : Math.max(0, resetAt - now)) / spacing);
 	return grant(budget.lastReads, feed, Math.min(available, Math.max(LIST_POINTS, available - readsToCome * LIST_POINTS)));
 }
 

@@ -1,0 +1,177 @@
+/**
+ * The triggers at real scale, through the engine (PollHarness) against the sandbox with its real
+ * budget (300 points per 900 s window, with RateLimit-* headers) and a window far longer than the
+ * poll schedule (every minute). Time is controlled: the sandbox's clock is frozen and moved by
+ * the test, and this process's clock (`Date.now`, which the package's budget reads) moves with it,
+ * so a 15-minute window passes in a step.
+ */
+import { cronNodeOptions, type IDataObject, type INodeExecutionData, type INodeType } from 'n8n-workflow';
+
+import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
+import { PollHarness } from '../harness/engine';
+import { triggerSandbox } from '../harness/triggerSandbox';
+
+const { sandbox, credentials } = triggerSandbox();
+const START = Date.parse('2026-12-01T08:00:00.000Z');
+const WINDOW_S = 900;
+const EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
+
+let now = START;
+beforeEach(() => {
+	now = START;
+	jest.spyOn(Date, 'now').mockImplementation(() => now);
+});
+afterEach(() => jest.restoreAllMocks());
+
+/** Moves both clocks on. */
+async function advance(seconds: number) {
+	await sandbox.control('clock', { advanceSeconds: seconds });
+	now += seconds * 1000;
+}
+
+const realBudget = async () => await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_S });
+
+/** The node type as n8n loads a polling node: with its Poll Times parameter (n8n-core's directory loader adds it). */
+function loaded<T extends INodeType>(nodeType: T): T {
+	nodeType.description.properties.unshift({
+		displayName: 'Poll Times',
+		name: 'pollTimes',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: { item: [{ mode: 'everyMinute' }] },
+		options: cronNodeOptions,
+	});
+	return nodeType;
+}
+
+function taskTrigger(name: string, parameters: IDataObject = {}) {
+	return new PollHarness(
+		loaded(new CtsTaskTrigger()),
+		'ctsTaskTrigger',
+		{ events: ['created', 'updated'], filters: {}, options: {}, pollTimes: EVERY_MINUTE, ...parameters },
+		credentials(),
+		{},
+		name,
+	);
+}
+
+/** Creates `count` tasks, `perSecond` of them on each `updated` value, without charging the trigger's budget. */
+async function backlog(count: number, perSecond = 50): Promise<string[]> {
+	await sandbox.control('limits', { points: null });
+	const ids: string[] = [];
+	for (let index = 0; index < count; index++) {
+		if (index % perSecond === 0) await advance(1);
+		ids.push(await sandbox.createTask({ title: `backlog ${index}` }));
+	}
+	await realBudget();
+	return ids;
+}
+
+const ids = (result: INodeExecutionData[][] | null) => (result?.[0] ?? []).map((item) => String(item.json.id));
+
+/** The list calls the sandbox answered since the log was cleared, with their (sandbox) times. */
+async function listCalls() {
+	return (await sandbox.requests()).filter((call) => call.path.endsWith('/list'));
+}
+
+describe('task trigger', () => {
+	it('a backlog of 3,500 changes is delivered exactly once within the windows its share allows, one page per evenly spaced read, never refused', async () => {
+		await realBudget();
+		const trigger = taskTrigger('Backlog');
+		expect(await trigger.poll()).toBeNull();
+		const created = await backlog(3500, 10);
+		// The activation's window is over: the next starts with the trigger's first read.
+		await advance(WINDOW_S);
+		await sandbox.clearRequests();
+
+		const delivered = new Map<string, number>();
+		let minutes = 0;
+		const readMinutes: number[] = [];
+		while (delivered.size < created.length && minutes < 15 * 8) {
+			const before = (await listCalls()).length;
+			for (const id of ids(await trigger.poll())) delivered.set(id, (delivered.get(id) ?? 0) + 1);
+			if ((await listCalls()).length > before) readMinutes.push(minutes);
+			await advance(60);
+			minutes++;
+		}
+		const calls = await listCalls();
+		const windows = Math.ceil(minutes / 15);
+		const points = calls.reduce((sum, call) => sum + call.points, 0);
+		console.log(`task backlog: 3500 changes in ${minutes} polls (${windows} windows), ${calls.length} list calls, ${points} points, ${(points / 3500).toFixed(3)} points per delivered change`);
+		expect(delivered.size).toBe(3500);
+		expect([...delivered.values()].every((times) => times === 1)).toBe(true);
+		expect(calls.every((call) => call.status === 200)).toBe(true);
+		// Its points divided by its share of a window (75 points), plus one.
+		expect(windows).toBeLessThanOrEqual(Math.floor(points / 75 + 1));
+		// At most its share (75 points) in any window, and reads evenly spaced: 128 s apart at 25%,
+		// so no gap longer than that plus one tick of the schedule.
+		for (let window = 0; window < windows; window++) {
+			expect(readMinutes.filter((minute) => Math.floor(minute / 15) === window).length).toBeLessThanOrEqual(7);
+		}
+		const gaps = readMinutes.slice(1).map((minute, index) => (minute - readMinutes[index]) * 60);
+		expect(Math.max(...gaps)).toBeLessThanOrEqual(WINDOW_S / 7 + 60);
+		expect(await trigger.poll()).toBeNull();
+	}, 120_000);
+
+	it('four triggers of one user share one feed: at most 1.25 times the list calls of one, each change delivered once to each', async () => {
+		const run = async (count: number) => {
+			await sandbox.reset();
+			await sandbox.control('clock', { now: new Date(START).toISOString() });
+			now = START;
+			await realBudget();
+			const triggers = Array.from({ length: count }, (_, index) =>
+				taskTrigger(`Trigger ${index}`, index % 2 === 0 ? {} : { filters: { priorities: [1] } }),
+			);
+			for (const trigger of triggers) expect(await trigger.poll()).toBeNull();
+			await sandbox.clearRequests();
+			const expected = new Map<string, number>();
+			const delivered = triggers.map(() => new Map<string, number>());
+			for (let minute = 0; minute < 30; minute++) {
+				if (minute % 3 === 0) {
+					for (let index = 0; index < 4; index++) {
+						const priority = index % 2 === 0 ? 1 : 5;
+						const id = await sandbox.createTask({ title: `m${minute}-${index}`, priority });
+						expected.set(id, priority);
+					}
+				}
+				await advance(1);
+				for (const [index, trigger] of triggers.entries()) {
+					for (const id of ids(await trigger.poll())) delivered[index].set(id, (delivered[index].get(id) ?? 0) + 1);
+				}
+				await advance(59);
+			}
+			// Drain: the schedule goes on until each has read to the end.
+			for (let minute = 0; minute < 4; minute++) {
+				for (const [index, trigger] of triggers.entries()) {
+					for (const id of ids(await trigger.poll())) delivered[index].set(id, (delivered[index].get(id) ?? 0) + 1);
+				}
+				await advance(60);
+			}
+			for (const [index, got] of delivered.entries()) {
+				const wanted = [...expected].filter(([, priority]) => index % 2 === 0 || priority === 1).map(([id]) => id);
+				expect([...got.keys()].sort()).toEqual(wanted.sort());
+				expect([...got.values()].every((times) => times === 1)).toBe(true);
+			}
+			return (await listCalls()).length;
+		};
+		const one = await run(1);
+		const four = await run(4);
+		console.log(`task triggers of one user over 2 windows: 1 trigger ${one} list calls, 4 triggers ${four}`);
+		expect(four).toBeLessThanOrEqual(one * 1.25);
+	}, 120_000);
+
+	it('answers without rate-limit headers never hold a poll: every poll reads at once', async () => {
+		await sandbox.control('limits', { points: null });
+		const trigger = taskTrigger('Unmetered', { options: { budgetShare: 1 } });
+		await trigger.poll();
+		await sandbox.clearRequests();
+		const started = performance.now();
+		for (let poll = 0; poll < 40; poll++) {
+			await sandbox.createTask({ title: `t${poll}` });
+			await advance(60);
+			expect(ids(await trigger.poll())).toHaveLength(1);
+		}
+		expect((await listCalls()).length).toBe(40);
+		expect(performance.now() - started).toBeLessThan(20_000);
+	});
+});
