@@ -7,11 +7,13 @@
  */
 import { cronNodeOptions, type IDataObject, type INodeExecutionData, type INodeType } from 'n8n-workflow';
 
+import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
 import { PollHarness } from '../harness/engine';
+import { timedEvent } from '../harness/sandboxClient';
 import { triggerSandbox } from '../harness/triggerSandbox';
 
-const { sandbox, credentials } = triggerSandbox();
+const { sandbox, target, credentials } = triggerSandbox();
 const START = Date.parse('2026-12-01T08:00:00.000Z');
 const WINDOW_S = 900;
 const EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
@@ -173,5 +175,84 @@ describe('task trigger', () => {
 		}
 		expect((await listCalls()).length).toBe(40);
 		expect(performance.now() - started).toBeLessThan(20_000);
+	});
+});
+
+describe('event trigger', () => {
+	function eventTrigger(name: string) {
+		return new PollHarness(
+			loaded(new CtsEventTrigger()),
+			'ctsEventTrigger',
+			{
+				accountId: target.accountId,
+				calendarIds: target.calendarId,
+				events: ['created', 'updated', 'cancelled'],
+				lookAheadDays: 14,
+				lookBackDays: 0,
+				options: {},
+				pollTimes: EVERY_MINUTE,
+			},
+			credentials(),
+			{},
+			name,
+		);
+	}
+	const reads = async () => (await sandbox.requests()).filter((call) => call.path === '/v3/events');
+
+	it('350 deleted events: each cancellation delivered once within the windows its share allows, the reads spread over the checks', async () => {
+		await sandbox.control('limits', { points: null });
+		const ids: string[] = [];
+		for (let index = 0; index < 350; index++) {
+			const day = 2 + (index % 12);
+			ids.push(String((await sandbox.createEvent(timedEvent({ title: `e${index}`, start: `2026-12-${String(day).padStart(2, '0')}T${String(8 + (index % 10)).padStart(2, '0')}:00:00` }))).id));
+		}
+		await realBudget();
+		const trigger = eventTrigger('Deletions');
+		expect(await trigger.poll()).toBeNull();
+		await sandbox.control('limits', { points: null });
+		for (const id of ids) expect((await sandbox.api('POST', '/v3/events/delete', { body: { id, ...target } })).status).toBe(204);
+		await realBudget();
+		await advance(WINDOW_S);
+		await sandbox.clearRequests();
+
+		const cancelled = new Map<string, number>();
+		let minutes = 0;
+		while (cancelled.size < ids.length && minutes < 15 * 14) {
+			for (const { json } of (await trigger.poll())?.[0] ?? []) {
+				expect(json.triggerEvent).toBe('cancelled');
+				cancelled.set(String(json.id), (cancelled.get(String(json.id)) ?? 0) + 1);
+			}
+			await advance(60);
+			minutes++;
+		}
+		const calls = await sandbox.requests();
+		const points = calls.reduce((sum, call) => sum + call.points, 0);
+		const windows = Math.ceil(minutes / 15);
+		console.log(`event deletions: 350 cancellations in ${minutes} polls (${windows} windows), ${(await reads()).length} reads, ${calls.length - (await reads()).length} list calls, ${points} points, ${(points / 350).toFixed(3)} points per delivered change`);
+		expect([...cancelled.keys()].sort()).toEqual([...ids].sort());
+		expect([...cancelled.values()].every((times) => times === 1)).toBe(true);
+		expect(calls.every((call) => call.status === 200 || call.status === 404)).toBe(true);
+		expect(await reads()).toHaveLength(350);
+		expect(windows).toBeLessThanOrEqual(Math.floor(points / 75 + 1));
+		await advance(WINDOW_S);
+		expect(await trigger.poll()).toBeNull();
+	}, 120_000);
+
+	it('a deleted daily series costs one read, whatever its number of occurrences in the window', async () => {
+		await realBudget();
+		const trigger = eventTrigger('Series');
+		expect(await trigger.poll()).toBeNull();
+		const series = await sandbox.createEvent(
+			timedEvent({ title: 'daily', start: '2026-12-01T10:00:00', timeZone: 'UTC', recurrenceRules: [{ '@type': 'RecurrenceRule', frequency: 'daily', interval: 1 }] }),
+		);
+		await advance(300);
+		expect((await trigger.poll())?.[0].length).toBe(14);
+		expect((await sandbox.api('POST', '/v3/events/delete', { qs: { seriesUpdateMode: 'all' }, body: { id: series.id, ...target } })).status).toBe(204);
+		await advance(300);
+		await sandbox.clearRequests();
+		const result = (await trigger.poll())?.[0] ?? [];
+		expect(result.map((item) => item.json.triggerEvent)).toEqual(Array(14).fill('cancelled'));
+		expect(new Set(result.map((item) => item.json.id)).size).toBe(14);
+		expect((await reads()).map((call) => call.query.id)).toEqual([series.id]);
 	});
 });
