@@ -7,6 +7,7 @@ import { pendingPosition, resolvePending, type PendingPosition } from '../shared
 import { DEFAULT_BUDGET_SHARE, listCallsOf, logSkipped, pollAllowance, triggerSpender } from '../shared/triggerBudget';
 import { MAX_WINDOW_MONTHS } from '../shared/windows';
 import { withEnd } from '../CtsEvent/shared/eventOutput';
+import { oldestReader, sharedListing, takeListing, type Listing } from './listing';
 import { decide, type EventTriggerState, type KnownEvent, type TriggerEvent } from './state';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -44,14 +45,9 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 		budgetShare?: number;
 		redeliverAfterRestart?: boolean;
 	};
-	const allowance = await pollAllowance(this, budgetShare, triggerSpender(this));
-	if (listCallsOf(allowance) === 0) {
-		logSkipped(this, allowance.reason);
-		return null;
-	}
-
+	const manual = this.getMode() === 'manual';
 	let dropped: EventTriggerState | undefined;
-	if (this.getMode() !== 'manual') {
+	if (!manual) {
 		const { position, redelivering } = resolvePending(staticData.state, staticData.pending);
 		if (redelivering) dropped = staticData.pending?.position;
 		staticData.state = position;
@@ -61,43 +57,60 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 		}
 	}
 	const previous = staticData.state;
-	if (previous?.unconfirmed?.length && !previous.confirmedOnly && allowance.points < LIST_POINTS + previous.unconfirmed.length) {
-		// More left the window than this check's allowance can confirm after a list call: every other
-		// check spends its allowance on reads alone, so confirmations keep pace with the schedule.
-		const fired: Fired = [];
-		const unconfirmed = await confirmGone(this, previous.unconfirmed, allowance.points, fired);
-		return deliver(this, { ...previous, unconfirmed, confirmedOnly: true }, fired, events, redeliverAfterRestart);
-	}
-	// The window is placed on the service's time, carried forward on the local clock since the
-	// previous poll (a first poll starts from the local clock and corrects below). Decisions use
-	// the service's time the list answered at.
-	const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : Date.now();
-	let points = allowance.points;
-	const listWindow = async (aroundMs: number) => {
-		// The window reaches back to the previous poll, so occurrences that ended in between are seen.
-		const endMs = aroundMs + lookAheadMs;
-		const fromMs = Math.min(previous?.serviceTimeMs ?? aroundMs, aroundMs - lookBackMs);
-		const startMs = Math.max(fromMs, endMs - MAX_WINDOW_DAYS * DAY_MS);
-		points -= LIST_POINTS;
-		const response = await ctsResponse.call(this, 'ctsApi', {
-			method: 'GET',
-			url: '/v3/events/list',
-			qs: {
-				accountId,
-				calendarIds: calendarIds.join(','),
-				start: new Date(startMs).toISOString(),
-				end: new Date(endMs).toISOString(),
-			},
-		});
-		const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
-		// The service's clock never runs backwards for the trigger.
-		const serviceNow = Math.max(answeredAt(response) ?? aroundMs, previous?.serviceTimeMs ?? 0);
-		return { listed, serviceNowMs: serviceNow, startMs, endMs };
-	};
-	let window = await listWindow(estimateMs);
-	if (Math.abs(window.serviceNowMs - estimateMs) > CLOCK_SKEW_MS) {
-		// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
-		window = await listWindow(window.serviceNowMs);
+	const key = `events|${accountId}|${[...calendarIds].sort().join(',')}|${lookAheadMs}|${lookBackMs}`;
+	const shared = manual ? undefined : await sharedListing(this, key);
+	let window = shared && takeListing(this, shared, previous?.serviceTimeMs, lookBackMs);
+	/** Points left for confirmations: what the allowance holds beyond the list calls (or, for a shared listing, asked when needed). */
+	let points: number | undefined;
+	if (!window) {
+		const allowance = await pollAllowance(this, budgetShare, key);
+		if (listCallsOf(allowance) === 0) {
+			logSkipped(this, allowance.reason);
+			return null;
+		}
+		points = allowance.points;
+		if (previous?.unconfirmed?.length && !previous.confirmedOnly && points < LIST_POINTS + previous.unconfirmed.length) {
+			// More left the window than this check's allowance can confirm after a list call: every other
+			// check spends its allowance on reads alone, so confirmations keep pace with the schedule.
+			const fired: Fired = [];
+			const unconfirmed = await confirmGone(this, previous.unconfirmed, points, fired);
+			return deliver(this, { ...previous, unconfirmed, confirmedOnly: true }, fired, events, redeliverAfterRestart);
+		}
+		// The window is placed on the service's time, carried forward on the local clock since the
+		// previous poll (a first poll starts from the local clock and corrects below). Decisions use
+		// the service's time the list answered at. It reaches back to the previous poll (so
+		// occurrences that ended in between are seen), and to that of every trigger sharing it.
+		const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : Date.now();
+		const reachBackMs = Math.min(previous?.serviceTimeMs ?? Number.POSITIVE_INFINITY, shared ? oldestReader(shared) : Number.POSITIVE_INFINITY);
+		const listWindow = async (aroundMs: number): Promise<Listing> => {
+			const endMs = aroundMs + lookAheadMs;
+			const startMs = Math.max(Math.min(reachBackMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
+			points! -= LIST_POINTS;
+			const response = await ctsResponse.call(this, 'ctsApi', {
+				method: 'GET',
+				url: '/v3/events/list',
+				qs: { accountId, calendarIds: calendarIds.join(','), start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
+			});
+			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
+			// The service's clock never runs backwards for the trigger.
+			const serviceNowMs = Math.max(answeredAt(response) ?? aroundMs, previous?.serviceTimeMs ?? 0);
+			return { listed, serviceNowMs, localTimeMs: Date.now(), startMs, endMs };
+		};
+		const reading = (async () => {
+			let listing = await listWindow(estimateMs);
+			if (Math.abs(listing.serviceNowMs - estimateMs) > CLOCK_SKEW_MS) {
+				// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
+				listing = await listWindow(listing.serviceNowMs);
+			}
+			return listing;
+		})();
+		if (shared) shared.reading = reading;
+		try {
+			window = await reading;
+		} finally {
+			if (shared) shared.reading = undefined;
+		}
+		if (shared) shared.latest = window = { ...window, by: triggerSpender(this), reads: new Map() };
 	}
 	const { listed, serviceNowMs: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
 	const previousMs = previous?.serviceTimeMs ?? nowMs;
@@ -112,7 +125,7 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 		return [[{ json: { ...withEnd(sample), triggerEvent: 'created' } }]];
 	}
 
-	const state: EventTriggerState = previous ?? { serviceTimeMs: nowMs, localTimeMs: Date.now(), known: {}, started: [], ended: [] };
+	const state: EventTriggerState = previous ?? { serviceTimeMs: nowMs, localTimeMs: window.localTimeMs, known: {}, started: [], ended: [] };
 	const decision = decide(listed, state, { nowMs, previousMs, windowStartMs, windowEndMs, leadMs });
 	const fired = previous ? decision.fired : []; // a first poll only learns what is there
 
@@ -140,9 +153,10 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 		}
 		toConfirm.push(gone);
 	}
-	const unconfirmed = await confirmGone(this, toConfirm, points, fired);
+	if (toConfirm.length > 0 && points === undefined) points = (await pollAllowance(this, budgetShare, triggerSpender(this))).points;
+	const unconfirmed = await confirmGone(this, toConfirm, points ?? 0, fired, window.reads);
 
-	const next: EventTriggerState = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: Date.now() };
+	const next: EventTriggerState = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: window.localTimeMs };
 	if (unconfirmed.length > 0) next.unconfirmed = unconfirmed;
 	if (!previous) staticData.state = next;
 	return previous ? deliver(this, next, fired, events, redeliverAfterRestart) : null;
@@ -164,10 +178,24 @@ function deliver(context: IPollFunctions, next: EventTriggerState, fired: Fired,
  * Tells deleted events from ones moved out of the window, with at most one read per series: a
  * lone event or occurrence is read itself; several occurrences of one series that left together
  * read the series first, and when it is gone, so are they all. Spends at most `points` (one per
- * read); a read the budget cannot hold ends the round. Adds what it learnt to `fired` and
+ * read; what `reads` already holds, from another trigger's check of the same listing, is free); a read the budget cannot hold ends the round. Adds what it learnt to `fired` and
  * returns what is left to confirm, in order.
  */
-async function confirmGone(context: IPollFunctions, gone: KnownEvent[], points: number, fired: Fired): Promise<KnownEvent[]> {
+async function confirmGone(
+	context: IPollFunctions,
+	gone: KnownEvent[],
+	points: number,
+	fired: Fired,
+	reads = new Map<string, IDataObject | null>(),
+): Promise<KnownEvent[]> {
+	const read = async (id: string) => {
+		if (reads.has(id)) return reads.get(id)!;
+		points--;
+		const now = await readEventOrGone(context, id);
+		reads.set(id, now);
+		return now;
+	};
+	const canRead = (id: string) => reads.has(id) || points >= 1;
 	const groups = new Map<string, KnownEvent[]>();
 	for (const event of gone) {
 		const key = event.masterEventId ?? event.id;
@@ -178,15 +206,13 @@ async function confirmGone(context: IPollFunctions, gone: KnownEvent[], points: 
 	for (const [series, members] of groups) {
 		const pending = [...members];
 		try {
-			if (members.length > 1 && members[0].masterEventId && !budgetOut && points >= 1) {
-				points--;
-				if ((await readEventOrGone(context, series)) === null) {
+			if (members.length > 1 && members[0].masterEventId && !budgetOut && canRead(series)) {
+				if ((await read(series)) === null) {
 					for (const event of pending.splice(0)) fired.push({ event: 'cancelled', data: { ...event } });
 				}
 			}
-			while (pending.length > 0 && !budgetOut && points >= 1) {
-				points--;
-				const now = await readEventOrGone(context, pending[0].id);
+			while (pending.length > 0 && !budgetOut && canRead(pending[0].id)) {
+				const now = await read(pending[0].id);
 				const event = pending.shift()!;
 				fired.push(now ? { event: 'updated', data: now } : { event: 'cancelled', data: { ...event } });
 			}

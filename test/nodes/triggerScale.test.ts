@@ -179,14 +179,14 @@ describe('task trigger', () => {
 });
 
 describe('event trigger', () => {
-	function eventTrigger(name: string) {
+	function eventTrigger(name: string, events = ['created', 'updated', 'cancelled']) {
 		return new PollHarness(
 			loaded(new CtsEventTrigger()),
 			'ctsEventTrigger',
 			{
 				accountId: target.accountId,
 				calendarIds: target.calendarId,
-				events: ['created', 'updated', 'cancelled'],
+				events,
 				lookAheadDays: 14,
 				lookBackDays: 0,
 				options: {},
@@ -255,4 +255,57 @@ describe('event trigger', () => {
 		expect(new Set(result.map((item) => item.json.id)).size).toBe(14);
 		expect((await reads()).map((call) => call.query.id)).toEqual([series.id]);
 	});
+
+	it('four triggers over the same account, calendars and window share their listing: at most 1.25 times the list calls of one, each change delivered once to each', async () => {
+		const run = async (count: number) => {
+			await sandbox.reset();
+			await sandbox.control('clock', { now: new Date(START).toISOString() });
+			now = START;
+			await realBudget();
+			const triggers = Array.from({ length: count }, (_, index) => eventTrigger(`Events ${index}`, index % 2 === 0 ? ['created', 'cancelled'] : ['created']));
+			for (const trigger of triggers) expect(await trigger.poll()).toBeNull();
+			await sandbox.clearRequests();
+			const created: string[] = [];
+			const deleted: string[] = [];
+			const delivered = triggers.map(() => new Map<string, number>());
+			const poll = async () => {
+				for (const [index, trigger] of triggers.entries()) {
+					for (const { json } of (await trigger.poll())?.[0] ?? []) {
+						const key = `${json.triggerEvent}:${json.id}`;
+						delivered[index].set(key, (delivered[index].get(key) ?? 0) + 1);
+					}
+				}
+			};
+			for (let minute = 0; minute < 30; minute++) {
+				if (minute % 3 === 0) {
+					const event = await sandbox.createEvent(timedEvent({ title: `m${minute}`, start: `2026-12-0${2 + (minute % 7)}T10:00:00` }));
+					created.push(String(event.id));
+					if (minute % 6 === 0 && created.length > 1) {
+						const gone = created[created.length - 2];
+						expect((await sandbox.api('POST', '/v3/events/delete', { body: { id: gone, ...target } })).status).toBe(204);
+						deleted.push(gone);
+					}
+				}
+				await advance(1);
+				await poll();
+				await advance(59);
+			}
+			for (let minute = 0; minute < 4; minute++) {
+				await poll();
+				await advance(60);
+			}
+			for (const [index, got] of delivered.entries()) {
+				const wanted = [...created.map((id) => `created:${id}`), ...(index % 2 === 0 ? deleted.map((id) => `cancelled:${id}`) : [])];
+				expect([...got.keys()].sort()).toEqual(wanted.sort());
+				expect([...got.values()].every((times) => times === 1)).toBe(true);
+			}
+			const calls = await sandbox.requests();
+			return { lists: calls.filter((call) => call.path === '/v3/events/list').length, reads: calls.filter((call) => call.path === '/v3/events').length };
+		};
+		const one = await run(1);
+		const four = await run(4);
+		console.log(`event triggers over one calendar over 2 windows: 1 trigger ${one.lists} list calls and ${one.reads} reads, 4 triggers ${four.lists} and ${four.reads}`);
+		expect(four.lists).toBeLessThanOrEqual(one.lists * 1.25);
+		expect(four.reads).toBeLessThanOrEqual(one.reads * 1.25);
+	}, 120_000);
 });
