@@ -73,7 +73,7 @@ export async function changesFor(context: IPollFunctions, cursor: TaskCursor, sh
 	}
 	// Known as a reader before it reads, so that the feed keeps what it has not taken yet.
 	feed.readers.set(triggerSpender(context), { cursor, at: Date.now() });
-	let overflowedAt: string[] = [];
+	const overflowedAt: string[] = [];
 	if (atOrAfter(cursor, feed.head)) {
 		const allowance = await pollAllowance(context, share, FEED);
 		const calls = listCallsOf(allowance);
@@ -82,16 +82,26 @@ export async function changesFor(context: IPollFunctions, cursor: TaskCursor, sh
 			return null;
 		}
 		const current = feed;
-		const read = walkTasks(async (after, limit) => await listTaskPage(context, after, limit), current.head, Number.POSITIVE_INFINITY, {
-			maxCalls: calls,
-			keepOnBudgetError: true,
-		});
-		current.reading = read;
-		try {
-			const result = await read;
+		const walk = async (maxCalls: number) => {
+			const result = await walkTasks(async (after, limit) => await listTaskPage(context, after, limit), current.head, Number.POSITIVE_INFINITY, {
+				maxCalls,
+				keepOnBudgetError: true,
+			});
 			current.versions.push(...result.tasks);
 			current.head = result.cursor;
-			overflowedAt = result.overflowedAt;
+			overflowedAt.push(...result.overflowedAt);
+			return result;
+		};
+		const read = (async () => {
+			// Without a known budget, one page first: its answer tells the budget, and the allowance.
+			const first = await walk(Number.isFinite(calls) ? calls : 1);
+			if (Number.isFinite(calls) || first.complete) return;
+			const more = listCallsOf(await pollAllowance(context, share, FEED, true));
+			if (more > 0) await walk(more);
+		})();
+		current.reading = read;
+		try {
+			await read;
 		} finally {
 			current.reading = undefined;
 		}

@@ -77,9 +77,11 @@ export interface PollAllowance {
  *   share beyond one list call for each read still to come in the window: a backlog is read one
  *   page per read at the even pace, faster when earlier reads were idle.
  * - Without a schedule that repeats, the rest of the share; without an answer with rate-limit
- *   headers yet, no limit here (the pacer in `budget.ts` still holds every request).
+ *   headers yet, no limit here (the pacer in `budget.ts` still holds every request): a poll that
+ *   got that should ask again after its first request, with `continuing`, which skips the spacing
+ *   (the poll is under way) and is not counted as another read.
  */
-export async function pollAllowance(context: IPollFunctions, share: number, feed: string): Promise<PollAllowance> {
+export async function pollAllowance(context: IPollFunctions, share: number, feed: string, continuing = false): Promise<PollAllowance> {
 	if (context.getMode() === 'manual') return { points: Number.POSITIVE_INFINITY };
 	const budget = await userBudget(context);
 	const fraction = Math.min(100, Math.max(1, share)) / 100;
@@ -87,12 +89,12 @@ export async function pollAllowance(context: IPollFunctions, share: number, feed
 	const verdict = budget.pollAllowed(spender, LIST_POINTS, fraction);
 	if (!verdict.allowed) return { points: 0, reason: verdict.reason };
 	const { limit, remaining, resetAt } = budget.snapshot();
-	if (limit === undefined || remaining === undefined) return grant(budget.lastReads, feed, Number.POSITIVE_INFINITY);
+	if (limit === undefined || remaining === undefined) return continuing ? { points: Number.POSITIVE_INFINITY } : grant(budget.lastReads, feed, Number.POSITIVE_INFINITY);
 	const sharePoints = Math.floor(limit * fraction);
 	const available = Math.min(sharePoints - budget.spentBy(spender), remaining - Math.ceil(limit * RESERVE_FOR_ACTIONS));
 	const schedule = scheduleIntervalMs(context);
 	const spacing = WINDOW_MS / Math.max(1, Math.floor(sharePoints / LIST_POINTS));
-	if (schedule === undefined || schedule >= spacing) return grant(budget.lastReads, feed, available);
+	if (continuing || schedule === undefined || schedule >= spacing) return continuing ? { points: available } : grant(budget.lastReads, feed, available);
 	const now = Date.now();
 	const last = budget.lastReads.get(feed);
 	if (last !== undefined && now - last < spacing - schedule / 2) {

@@ -162,6 +162,20 @@ describe('task trigger', () => {
 		expect(four).toBeLessThanOrEqual(one * 1.25);
 	}, 120_000);
 
+	it('a budget learnt in the middle of a poll (the answers before carried no headers) holds that poll to its share', async () => {
+		await sandbox.control('limits', { points: null });
+		const trigger = taskTrigger('Learning');
+		await trigger.poll();
+		await backlog(1500, 10);
+		await sandbox.clearRequests();
+		const first = ids(await trigger.poll());
+		const calls = await listCalls();
+		// 25% of 300 points is 7 list calls; the activation's counts too: 6 pages, each delivered.
+		expect(calls).toHaveLength(6);
+		expect(first.length).toBeGreaterThan(500);
+		expect(new Set(first).size).toBe(first.length);
+	});
+
 	it('answers without rate-limit headers never hold a poll: every poll reads at once', async () => {
 		await sandbox.control('limits', { points: null });
 		const trigger = taskTrigger('Unmetered', { options: { budgetShare: 1 } });
