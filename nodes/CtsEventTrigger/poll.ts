@@ -111,6 +111,8 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 			if (shared) shared.reading = undefined;
 		}
 		if (shared) shared.latest = window = { ...window, by: triggerSpender(this), reads: new Map() };
+		// Without a known budget before, the list call's answer tells it: the reads keep to the share.
+		if (!Number.isFinite(points)) points = (await pollAllowance(this, budgetShare, key, true)).points;
 	}
 	const { listed, serviceNowMs: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
 	const previousMs = previous?.serviceTimeMs ?? nowMs;

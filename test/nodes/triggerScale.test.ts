@@ -252,6 +252,31 @@ describe('event trigger', () => {
 		expect(await trigger.poll()).toBeNull();
 	}, 120_000);
 
+	it('a budget learnt from the list call (the answers before carried no headers) holds the reads to the share; the rest follow', async () => {
+		await sandbox.control('limits', { points: null });
+		const ids: string[] = [];
+		for (let index = 0; index < 100; index++) ids.push(String((await sandbox.createEvent(timedEvent({ title: `e${index}`, start: `2026-12-0${2 + (index % 7)}T10:00:00` }))).id));
+		const trigger = new PollHarness(
+			new CtsEventTrigger(),
+			'ctsEventTrigger',
+			{ accountId: target.accountId, calendarIds: target.calendarId, events: ['cancelled'], lookAheadDays: 14, lookBackDays: 0, options: {} },
+			credentials(),
+			{},
+			'Learning',
+		);
+		expect(await trigger.poll()).toBeNull();
+		for (const id of ids) expect((await sandbox.api('POST', '/v3/events/delete', { body: { id, ...target } })).status).toBe(204);
+		await realBudget();
+		await sandbox.clearRequests();
+		const first = ((await trigger.poll())?.[0] ?? []).map((item) => String(item.json.id));
+		// 75 points of share: the activation's list call and this one (20), then 55 reads.
+		expect(first).toHaveLength(55);
+		expect(await reads()).toHaveLength(55);
+		await advance(WINDOW_S);
+		const rest = ((await trigger.poll())?.[0] ?? []).map((item) => String(item.json.id));
+		expect([...first, ...rest].sort()).toEqual([...ids].sort());
+	});
+
 	it('a deleted daily series costs one read, whatever its number of occurrences in the window', async () => {
 		await realBudget();
 		const trigger = eventTrigger('Series');
