@@ -82,22 +82,29 @@ export async function changesFor(context: IPollFunctions, cursor: TaskCursor, sh
 			return null;
 		}
 		const current = feed;
-		const walk = async (maxCalls: number) => {
-			const result = await walkTasks(async (after, limit) => await listTaskPage(context, after, limit), current.head, Number.POSITIVE_INFINITY, {
-				maxCalls,
-				keepOnBudgetError: true,
-			});
-			current.versions.push(...result.tasks);
-			current.head = result.cursor;
-			overflowedAt.push(...result.overflowedAt);
-			return result;
-		};
+		// What this poll reads joins the feed only once the poll's reading has succeeded: a failed
+		// poll leaves the feed as it was, and the next poll reads those changes as they are then.
 		const read = (async () => {
+			const versions: IDataObject[] = [];
+			let head = current.head;
+			const walk = async (maxCalls: number) => {
+				const result = await walkTasks(async (after, limit) => await listTaskPage(context, after, limit), head, Number.POSITIVE_INFINITY, {
+					maxCalls,
+					keepOnBudgetError: true,
+				});
+				versions.push(...result.tasks);
+				head = result.cursor;
+				overflowedAt.push(...result.overflowedAt);
+				return result;
+			};
 			// Without a known budget, one page first: its answer tells the budget, and the allowance.
 			const first = await walk(Number.isFinite(calls) ? calls : 1);
-			if (Number.isFinite(calls) || first.complete) return;
-			const more = listCallsOf(await pollAllowance(context, share, FEED, true));
-			if (more > 0) await walk(more);
+			if (!Number.isFinite(calls) && !first.complete) {
+				const more = listCallsOf(await pollAllowance(context, share, FEED, true));
+				if (more > 0) await walk(more);
+			}
+			current.versions.push(...versions);
+			current.head = head;
 		})();
 		current.reading = read;
 		try {
