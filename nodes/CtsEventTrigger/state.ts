@@ -27,6 +27,10 @@ export interface EventTriggerState {
 	/** `id@startMs` of occurrences whose "starting" / "ended" event already fired. */
 	started: string[];
 	ended: string[];
+	/** Events that left the window and wait for a read to tell deleted from moved (see `poll.ts`). */
+	unconfirmed?: KnownEvent[];
+	/** Whether the last check only confirmed (without a list call), so that the next one lists. */
+	confirmedOnly?: boolean;
 }
 
 export type TriggerEvent = 'created' | 'updated' | 'cancelled' | 'started' | 'ended';

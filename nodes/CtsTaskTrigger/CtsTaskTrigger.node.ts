@@ -124,11 +124,9 @@ export class CtsTaskTrigger implements INodeType {
 		if (readsOpenTasks) return shapeTriggerOutput(this, simplifyTask, await pollOpenTaskEvents.call(this, staticData, budgetShare, redeliverAfterRestart, (task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true)));
 		delete staticData.openTasks;
 		delete staticData.openTasksPending;
-		if (!(await checkFitsBudget(this, budgetShare))) return null;
-
 		if (!staticData.cursor) {
 			// First activation: start after the newest change, without firing for existing tasks.
-			staticData.cursor = await startCursor.call(this);
+			if (await checkFitsBudget(this, budgetShare)) staticData.cursor = await startCursor.call(this);
 			return null;
 		}
 
@@ -138,8 +136,8 @@ export class CtsTaskTrigger implements INodeType {
 		if (redelivering) {
 			this.logger.info(`${this.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
 		}
-		const previous = staticData.cursor as TaskCursor;
-		const result = await pollChanges.call(this, previous);
+		const result = await pollChanges.call(this, staticData.cursor as TaskCursor, budgetShare);
+		if (!result) return null;
 		if (result.overflowedAt.length > 0) {
 			this.logger.warn(
 				`CTS Task Trigger: more than ${TASK_PAGE_SIZE} tasks share the "updated" time ${result.overflowedAt.join(', ')}; the service offers no way to page past them, so some of those changes were not delivered.`,
@@ -148,8 +146,9 @@ export class CtsTaskTrigger implements INodeType {
 		const items = result.tasks
 			.filter((task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true))
 			.map((json) => ({ json }));
-		// The cursor moves only once every page was read: a failed poll is repeated in full. With
-		// Redeliver After a Restart, a poll that delivers moves it only once a later poll confirms it.
+		// The cursor moves with each complete page read: a poll stopped by its allowance delivers what
+		// it read, and the next goes on from there. With Redeliver After a Restart, a poll that
+		// delivers moves it only once a later poll confirms it.
 		if (redeliverAfterRestart && items.length > 0) staticData.pending = pendingPosition(result.cursor);
 		else staticData.cursor = result.cursor;
 		return shapeTriggerOutput(this, simplifyTask, items.length > 0 ? [items] : null);

@@ -1,8 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { justBefore } from '../shared/dates';
-import { listTaskPage, requestTaskPage, TASK_PAGE_SIZE, tasksOf, walkTasks, type TaskCursor, type TaskWalkResult } from '../shared/taskPaging';
+import { listTaskPage, requestTaskPage, TASK_PAGE_SIZE, tasksOf, walkTasks, type TaskCursor } from '../shared/taskPaging';
 import { answeredAt } from '../shared/transport';
+import { changesFor, type FeedResult } from './taskFeed';
 
 /**
  * Whether a task was created after the cursor, rather than only changed. The cursor means:
@@ -18,11 +19,14 @@ function createdSince(task: IDataObject, cursor: TaskCursor): boolean {
 }
 
 /**
- * Every change since the cursor: all pages, each task marked `triggerEvent` "created" or
- * "updated", and the cursor after them. Throws on any failure, so nothing is half-delivered.
+ * The changes since the cursor, from the user's task feed (see `taskFeed.ts`): each task marked
+ * `triggerEvent` "created" or "updated", and the cursor after them, which moves with each
+ * complete page read, as far as the trigger's allowance reaches. Null when the check is skipped
+ * for the budget (nothing sent, nothing changed). Throws on a failure before any page was read.
  */
-export async function pollChanges(this: IPollFunctions, cursor: TaskCursor): Promise<TaskWalkResult> {
-	const result = await walkTasks(async (after, limit) => await listTaskPage(this, after, limit), cursor);
+export async function pollChanges(this: IPollFunctions, cursor: TaskCursor, share: number): Promise<FeedResult | null> {
+	const result = await changesFor(this, cursor, share);
+	if (!result) return null;
 	return {
 		...result,
 		tasks: result.tasks.map((task) => ({ ...task, triggerEvent: createdSince(task, cursor) ? 'created' : 'updated' })),

@@ -96,6 +96,12 @@ export class PointBudget {
 	private timer?: { at: number; controller: AbortController };
 	/** Points each spender (a trigger) took in the current window. */
 	private spent = new Map<string, number>();
+	/**
+	 * What the triggers of this user share (see `triggerBudget.ts`): when each of their feeds last
+	 * read, and the feeds' buffers; forgotten with the budget, as a restart forgets them.
+	 */
+	readonly lastReads = new Map<string, number>();
+	readonly triggerFeeds = new Map<string, unknown>();
 	/** The cancel signals of executions with requests in this budget's queue, each listened to once. */
 	private readonly watched = new WeakSet<AbortSignal>();
 
@@ -219,6 +225,12 @@ export class PointBudget {
 			return { allowed: false, reason: `${this.known.remaining} points remain, and ${reserve} are kept for actions` };
 		}
 		return { allowed: true };
+	}
+
+	/** Points a spender (a trigger) took in the current window. */
+	spentBy(spender: string): number {
+		this.refill();
+		return this.spent.get(spender) ?? 0;
 	}
 
 	/** Counts points a spender (a trigger) took, for its share of the window. */

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, ILoadOptionsFunctions, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
 import { justBefore } from './dates';
 import { ctsResponse } from './transport';
@@ -28,6 +28,8 @@ export interface TaskWalkResult {
 	listCalls: number;
 	/** `updated` values shared by more tasks than one page holds; some of those tasks could not be read. */
 	overflowedAt: string[];
+	/** Whether the walk reached the end of the list (rather than its limit of tasks or list calls). */
+	complete: boolean;
 }
 
 /** Fetches one page of open tasks: `GET /v3/tasks/list?updatedAfter=…&limit=…`. */
@@ -61,9 +63,22 @@ export function tasksOf(response: IN8nHttpFullResponse): IDataObject[] {
 	return (data?.tasks as IDataObject[] | undefined) ?? [];
 }
 
+/** How far a trigger's walk may go: list calls, and whether a used-up budget ends it with what it read. */
+export interface TaskWalkLimits {
+	maxCalls?: number;
+	keepOnBudgetError?: boolean;
+}
+
+/** Whether an error is the point budget's: the budget ran out while the request waited. */
+function isBudgetError(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && (error as { context?: IDataObject }).context?.budget !== undefined;
+}
+
 /**
- * Reads the open tasks changed after a cursor, page by page, until the list is exhausted or
- * `maxTasks` new tasks were read. Each page after the first asks from just before the boundary
+ * Reads the open tasks changed after a cursor, page by page, until the list is exhausted,
+ * `maxTasks` new tasks were read or `maxCalls` list calls were made. The cursor moves with each
+ * complete page, so a walk that stops early keeps what it read (with `keepOnBudgetError`, also
+ * one whose later page finds the budget used up), and the next walk goes on from there. Each page after the first asks from just before the boundary
  * value, so tasks that share it across a page boundary are neither lost nor read twice. When a
  * full page brings nothing new, more tasks share one `updated` value than a page can hold and
  * the interface offers no way past them: the walk notes it and continues after that value,
@@ -73,18 +88,27 @@ export async function walkTasks(
 	fetchPage: FetchTaskPage,
 	start: TaskCursor,
 	maxTasks = Number.POSITIVE_INFINITY,
+	{ maxCalls = Number.POSITIVE_INFINITY, keepOnBudgetError = false }: TaskWalkLimits = {},
 ): Promise<TaskWalkResult> {
 	// By ID, so that a newer version read later replaces the older one (and moves to the end).
 	const tasks = new Map<string, IDataObject>();
 	const overflowedAt: string[] = [];
 	let cursor: TaskCursor = { updated: start.updated, idsAtUpdated: [...start.idsAtUpdated] };
 	let listCalls = 0;
+	let complete = false;
 
-	while (tasks.size < maxTasks) {
+	while (tasks.size < maxTasks && listCalls < maxCalls) {
 		const known = new Set(cursor.idsAtUpdated);
 		const updatedAfter = cursor.updated && known.size > 0 ? justBefore(cursor.updated) : cursor.updated;
 		const limit = Math.min(TASK_PAGE_SIZE, maxTasks - tasks.size + known.size);
-		const page = await fetchPage(updatedAfter, limit);
+		let page: IDataObject[];
+		try {
+			page = await fetchPage(updatedAfter, limit);
+		} catch (error) {
+			// Points already spent are not thrown away for want of more: deliver what was read.
+			if (keepOnBudgetError && listCalls > 0 && isBudgetError(error)) break;
+			throw error as NodeApiError;
+		}
 		listCalls++;
 
 		let fresh = 0;
@@ -102,6 +126,7 @@ export async function walkTasks(
 		}
 		if (page.length < limit) {
 			cursor = advance(cursor, page, pageMax);
+			complete = true;
 			break;
 		}
 		if (fresh === 0) {
@@ -112,7 +137,7 @@ export async function walkTasks(
 		}
 		cursor = advance(cursor, page, pageMax);
 	}
-	return { tasks: [...tasks.values()], cursor, listCalls, overflowedAt };
+	return { tasks: [...tasks.values()], cursor, listCalls, overflowedAt, complete };
 }
 
 function advance(cursor: TaskCursor, page: IDataObject[], pageMax: string | undefined): TaskCursor {

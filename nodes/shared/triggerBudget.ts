@@ -1,14 +1,18 @@
-import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { budgetOf, pointsFor } from './budget';
+import { budgetOf, pointsFor, RESERVE_FOR_ACTIONS, type PointBudget } from './budget';
 import { credentialUserKey } from './credentialUser';
 
 /** The default share of the point budget a trigger may use per window, in percent. */
 export const DEFAULT_BUDGET_SHARE = 25;
 
-/** What every check costs and what the share allows, for the trigger's notice. */
+/** The service's rate-limit window: 15 minutes. */
+const WINDOW_MS = 15 * 60 * 1000;
+const LIST_POINTS = pointsFor('/list');
+
+/** What a check costs, for the trigger's notice: one sentence, the rest in the Budget Share hint. */
 export const TRIGGER_BUDGET_NOTICE =
-	"Each check costs 10 points of the account's budget of 300 per 15 minutes: checking every minute would cost 150 points per 15 minutes, every 5 minutes 30. The trigger uses at most its Budget Share (default 25%: 75 points, 7 checks per 15 minutes), and skips a check without a request when its share is used up, when actions are waiting for points, or when fewer than 60 points (a fifth) would remain for them; the next check delivers what a skipped one would have.";
+	"Each check costs 10 points of the account's 300 per 15 minutes; the trigger spends at most its Budget Share (Options), spread evenly over each 15 minutes.";
 
 /** The trigger option that sets its share of the point budget. */
 export const budgetShareOption: INodeProperties = {
@@ -19,7 +23,13 @@ export const budgetShareOption: INodeProperties = {
 	default: DEFAULT_BUDGET_SHARE,
 	description:
 		"Largest part of the account's point budget per 15-minute window this trigger may use. Checks beyond it are skipped until the window resets; what changed is delivered by the next check.",
+	hint: 'With a schedule more frequent than its share allows, the trigger checks about every 2 minutes at 25%, every 5 minutes at 10% and every minute at 50%.',
 };
+
+/** The point budget of the trigger's user, which also holds what that user's triggers share. */
+export async function userBudget(context: IPollFunctions): Promise<PointBudget> {
+	return budgetOf(await credentialUserKey(context, 'ctsApi'));
+}
 
 /** Who spends a trigger's points: one trigger node of one workflow. */
 export function triggerSpender(context: IPollFunctions): string {
@@ -27,15 +37,97 @@ export function triggerSpender(context: IPollFunctions): string {
 }
 
 /**
- * Whether a check may run now: within the trigger's share of the window, leaving that share
- * for actions, with no actions waiting for points. A check that may not run sends nothing and
- * changes nothing, so the next one delivers what it would have: late, never lost, never twice.
+ * The shortest interval of the trigger's schedule (Poll Times), or undefined when it has none
+ * that repeats at a fixed interval (a custom cron), or none at all.
  */
-export async function checkFitsBudget(context: IPollFunctions, share: number): Promise<boolean> {
-	if (context.getMode() === 'manual') return true;
-	const budget = budgetOf(await credentialUserKey(context, 'ctsApi'));
-	const verdict = budget.pollAllowed(triggerSpender(context), pointsFor('/list'), Math.min(100, Math.max(1, share)) / 100);
-	if (verdict.allowed) return true;
-	context.logger.info(`${context.getNode().name}: check skipped to leave the point budget for actions (${verdict.reason}); the next check delivers what changed.`);
+function scheduleIntervalMs(context: IPollFunctions): number | undefined {
+	let pollTimes: IDataObject | undefined;
+	try {
+		pollTimes = context.getNodeParameter('pollTimes', {}) as IDataObject;
+	} catch {
+		return undefined;
+	}
+	const intervals = ((pollTimes?.item as IDataObject[] | undefined) ?? []).map((time) => {
+		if (time.mode === 'everyMinute') return 60_000;
+		if (time.mode === 'everyHour') return 3_600_000;
+		if (time.mode === 'everyX') return Number(time.value) * (time.unit === 'hours' ? 3_600_000 : 60_000);
+		return Number.NaN;
+	});
+	const known = intervals.filter((ms) => Number.isFinite(ms) && ms > 0);
+	return known.length > 0 && known.length === intervals.length ? Math.min(...known) : undefined;
+}
+
+/** What a poll may spend now: points (Infinity when the budget is not known), or 0 and why not. */
+export interface PollAllowance {
+	points: number;
+	reason?: string;
+}
+
+/**
+ * How many points a poll that has to read may spend now, for the list calls (10 points each) and
+ * reads (1 each) of `feed` (a key naming what it reads: several triggers that read the same thing
+ * use the same key, so that their reads are paced together). Call it only when the poll has to
+ * read; a grant counts as the feed's read for the pacing.
+ *
+ * - Nothing when actions wait for points, when the trigger's Budget Share of the window is spent,
+ *   or when less than {@link RESERVE_FOR_ACTIONS} of the budget would remain for actions.
+ * - Even pacing: when the schedule (Poll Times) asks for more checks than the share holds (k list
+ *   calls per window), the feed reads only every window ÷ k (less half a schedule interval, so a
+ *   check on the schedule is never missed by a tick), and each read may spend what is left of the
+ *   share beyond one list call for each read still to come in the window: a backlog is read one
+ *   page per read at the even pace, faster when earlier reads were idle.
+ * - Without a schedule that repeats, the rest of the share; without an answer with rate-limit
+ *   headers yet, no limit here (the pacer in `budget.ts` still holds every request): a poll that
+ *   got that should ask again after its first request, with `continuing`, which skips the spacing
+ *   (the poll is under way) and is not counted as another read.
+ */
+export async function pollAllowance(context: IPollFunctions, share: number, feed: string, continuing = false): Promise<PollAllowance> {
+	if (context.getMode() === 'manual') return { points: Number.POSITIVE_INFINITY };
+	const budget = await userBudget(context);
+	const fraction = Math.min(100, Math.max(1, share)) / 100;
+	const spender = triggerSpender(context);
+	const verdict = budget.pollAllowed(spender, LIST_POINTS, fraction);
+	if (!verdict.allowed) return { points: 0, reason: verdict.reason };
+	const { limit, remaining, resetAt } = budget.snapshot();
+	if (limit === undefined || remaining === undefined) return continuing ? { points: Number.POSITIVE_INFINITY } : grant(budget.lastReads, feed, Number.POSITIVE_INFINITY);
+	const sharePoints = Math.floor(limit * fraction);
+	const available = Math.min(sharePoints - budget.spentBy(spender), remaining - Math.ceil(limit * RESERVE_FOR_ACTIONS));
+	const schedule = scheduleIntervalMs(context);
+	const spacing = WINDOW_MS / Math.max(1, Math.floor(sharePoints / LIST_POINTS));
+	if (continuing || schedule === undefined || schedule >= spacing) return continuing ? { points: available } : grant(budget.lastReads, feed, available);
+	const now = Date.now();
+	const last = budget.lastReads.get(feed);
+	if (last !== undefined && now - last < spacing - schedule / 2) {
+		return { points: 0, reason: `its reads are spread evenly, one every ${Math.round(spacing / 1000)} s` };
+	}
+	// A window that has reset starts with the next answer: all of it is still to come.
+	const readsToCome = Math.floor((resetAt === undefined ? WINDOW_MS : Math.max(0, resetAt - now)) / spacing);
+	return grant(budget.lastReads, feed, Math.min(available, Math.max(LIST_POINTS, available - readsToCome * LIST_POINTS)));
+}
+
+function grant(lastReads: Map<string, number>, feed: string, points: number): PollAllowance {
+	lastReads.set(feed, Date.now());
+	return { points };
+}
+
+/** The list calls an allowance holds. */
+export function listCallsOf(allowance: PollAllowance): number {
+	return Math.floor(allowance.points / LIST_POINTS);
+}
+
+/** Logs why a poll skipped its read; the next check delivers what changed. */
+export function logSkipped(context: IPollFunctions, reason: string | undefined): void {
+	context.logger.info(`${context.getNode().name}: check skipped to leave the point budget for actions (${reason ?? 'share used'}); the next check delivers what changed.`);
+}
+
+/**
+ * Whether a check may run now (a list call within the allowance, see {@link pollAllowance}). A
+ * check that may not run sends nothing and changes nothing, so the next one delivers what it
+ * would have: late, never lost, never twice.
+ */
+export async function checkFitsBudget(context: IPollFunctions, share: number, feed = triggerSpender(context)): Promise<boolean> {
+	const allowance = await pollAllowance(context, share, feed);
+	if (listCallsOf(allowance) > 0) return true;
+	logSkipped(context, allowance.reason);
 	return false;
 }

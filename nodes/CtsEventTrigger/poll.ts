@@ -1,0 +1,242 @@
+import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+
+import { serviceStatus } from '../shared/errors';
+import { toStringList } from '../shared/fields';
+import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
+import { pendingPosition, resolvePending, type PendingPosition } from '../shared/redelivery';
+import { DEFAULT_BUDGET_SHARE, listCallsOf, logSkipped, pollAllowance, triggerSpender } from '../shared/triggerBudget';
+import { MAX_WINDOW_MONTHS } from '../shared/windows';
+import { withEnd } from '../CtsEvent/shared/eventOutput';
+import { oldestReader, sharedListing, takeListing, type Listing } from './listing';
+import { decide, type EventTriggerState, type KnownEvent, type TriggerEvent } from './state';
+
+const DAY_MS = 24 * 3600 * 1000;
+const MINUTE_MS = 60 * 1000;
+/** Six months, the longest window one list call accepts, counted short (181 days fit any six months). */
+export const MAX_WINDOW_DAYS = 181;
+/** How far the local clock may drift from the service's between polls before the window is placed again. */
+const CLOCK_SKEW_MS = 5 * MINUTE_MS;
+const LIST_POINTS = 10;
+
+type Fired = Array<{ event: TriggerEvent; data: IDataObject }>;
+
+/**
+ * One check of the CTS Event Trigger: lists the watched window once (10 points), compares it with
+ * what the trigger knew, and confirms what left the window with reads (1 point each) within the
+ * check's allowance (see `triggerBudget.ts`); what the allowance does not cover waits in the
+ * state for the next checks, so a large deletion is confirmed over several checks, each once.
+ */
+export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState; pending?: PendingPosition<EventTriggerState> };
+	const accountId = String(this.getNodeParameter('accountId', '')).trim();
+	const calendarIds = toStringList(this.getNodeParameter('calendarIds', ''));
+	const events = this.getNodeParameter('events', []) as TriggerEvent[];
+	const leadMs = Number(this.getNodeParameter('minutesBefore', 10)) * MINUTE_MS;
+	const lookAheadMs = Number(this.getNodeParameter('lookAheadDays', 14)) * DAY_MS;
+	const lookBackMs = Number(this.getNodeParameter('lookBackDays', 0)) * DAY_MS;
+	if (!accountId || calendarIds.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Account and Calendars: choose the account and at least one of its calendars');
+	}
+	if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
+		throw new NodeOperationError(this.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);
+	}
+
+	const { budgetShare = DEFAULT_BUDGET_SHARE, redeliverAfterRestart = false } = this.getNodeParameter('options', {}) as {
+		budgetShare?: number;
+		redeliverAfterRestart?: boolean;
+	};
+	const manual = this.getMode() === 'manual';
+	let dropped: EventTriggerState | undefined;
+	if (!manual) {
+		const { position, redelivering } = resolvePending(staticData.state, staticData.pending);
+		if (redelivering) dropped = staticData.pending?.position;
+		staticData.state = position;
+		delete staticData.pending;
+		if (redelivering) {
+			this.logger.info(`${this.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
+		}
+	}
+	const previous = staticData.state;
+	const key = `events|${accountId}|${[...calendarIds].sort().join(',')}|${lookAheadMs}|${lookBackMs}`;
+	const shared = manual ? undefined : await sharedListing(this, key);
+	let window = shared && takeListing(this, shared, previous?.serviceTimeMs, lookBackMs);
+	/** Points left for confirmations: what the allowance holds beyond the list calls (or, for a shared listing, asked when needed). */
+	let points: number | undefined;
+	if (!window) {
+		const allowance = await pollAllowance(this, budgetShare, key);
+		if (listCallsOf(allowance) === 0) {
+			logSkipped(this, allowance.reason);
+			return null;
+		}
+		points = allowance.points;
+		if (previous?.unconfirmed?.length && !previous.confirmedOnly && points < LIST_POINTS + previous.unconfirmed.length) {
+			// More left the window than this check's allowance can confirm after a list call: every other
+			// check spends its allowance on reads alone, so confirmations keep pace with the schedule.
+			const fired: Fired = [];
+			const unconfirmed = await confirmGone(this, previous.unconfirmed, points, fired);
+			return deliver(this, { ...previous, unconfirmed, confirmedOnly: true }, fired, events, redeliverAfterRestart);
+		}
+		// The window is placed on the service's time, carried forward on the local clock since the
+		// previous poll (a first poll starts from the local clock and corrects below). Decisions use
+		// the service's time the list answered at. It reaches back to the previous poll (so
+		// occurrences that ended in between are seen), and to that of every trigger sharing it.
+		const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : Date.now();
+		const reachBackMs = Math.min(previous?.serviceTimeMs ?? Number.POSITIVE_INFINITY, shared ? oldestReader(shared) : Number.POSITIVE_INFINITY);
+		const listWindow = async (aroundMs: number): Promise<Listing> => {
+			const endMs = aroundMs + lookAheadMs;
+			const startMs = Math.max(Math.min(reachBackMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
+			points! -= LIST_POINTS;
+			const response = await ctsResponse.call(this, 'ctsApi', {
+				method: 'GET',
+				url: '/v3/events/list',
+				qs: { accountId, calendarIds: calendarIds.join(','), start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
+			});
+			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
+			// The service's clock never runs backwards for the trigger.
+			const serviceNowMs = Math.max(answeredAt(response) ?? aroundMs, previous?.serviceTimeMs ?? 0);
+			return { listed, serviceNowMs, localTimeMs: Date.now(), startMs, endMs };
+		};
+		const reading = (async () => {
+			let listing = await listWindow(estimateMs);
+			if (Math.abs(listing.serviceNowMs - estimateMs) > CLOCK_SKEW_MS) {
+				// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
+				listing = await listWindow(listing.serviceNowMs);
+			}
+			return listing;
+		})();
+		if (shared) shared.reading = reading;
+		try {
+			window = await reading;
+		} finally {
+			if (shared) shared.reading = undefined;
+		}
+		if (shared) shared.latest = window = { ...window, by: triggerSpender(this), reads: new Map() };
+		// Without a known budget before, the list call's answer tells it: the reads keep to the share.
+		if (!Number.isFinite(points)) points = (await pollAllowance(this, budgetShare, key, true)).points;
+	}
+	const { listed, serviceNowMs: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
+	const previousMs = previous?.serviceTimeMs ?? nowMs;
+
+	if (this.getMode() === 'manual') {
+		const sample = listed[0];
+		if (!sample) {
+			throw new NodeOperationError(this.getNode(), 'No events in the watched window', {
+				description: 'Create an event in one of these calendars within the look-ahead window, or widen the window, then fetch again.',
+			});
+		}
+		return [[{ json: { ...withEnd(sample), triggerEvent: 'created' } }]];
+	}
+
+	const state: EventTriggerState = previous ?? { serviceTimeMs: nowMs, localTimeMs: window.localTimeMs, known: {}, started: [], ended: [] };
+	const decision = decide(listed, state, { nowMs, previousMs, windowStartMs, windowEndMs, leadMs });
+	const fired = previous ? decision.fired : []; // a first poll only learns what is there
+
+	// An occurrence that left the list while a new one with the same recurrence ID appeared was
+	// replaced (a "this and following" edit starts a new series): that is one update.
+	const newcomers = new Map(
+		fired
+			.filter(({ event, data }) => event === 'created' && typeof data.recurrenceId === 'string')
+			.map((entry) => [`${String(entry.data.calendarId)}|${String(entry.data.recurrenceId)}`, entry]),
+	);
+	// Events first seen by the poll delivered again that are gone now: their deletion (or move)
+	// happened since, and the state this poll starts from does not know them.
+	const goneSinceDropped = Object.values(dropped?.known ?? {}).filter(
+		(event) => !state.known[event.id] && !decision.next.known[event.id] && event.endMs > windowStartMs && event.startMs < windowEndMs,
+	);
+	const toConfirm: KnownEvent[] = [];
+	// Those waiting from earlier checks first; one listed again is back, and the list decides.
+	for (const gone of previous ? [...(state.unconfirmed ?? []), ...decision.vanished, ...goneSinceDropped] : []) {
+		if (decision.next.known[gone.id]) continue;
+		const replacement = gone.recurrenceId ? newcomers.get(`${gone.calendarId}|${gone.recurrenceId}`) : undefined;
+		if (replacement) {
+			replacement.event = 'updated';
+			replacement.data = { ...replacement.data, previousId: gone.id };
+			continue;
+		}
+		toConfirm.push(gone);
+	}
+	if (toConfirm.length > 0 && points === undefined) points = (await pollAllowance(this, budgetShare, triggerSpender(this))).points;
+	const unconfirmed = await confirmGone(this, toConfirm, points ?? 0, fired, window.reads);
+
+	const next: EventTriggerState = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: window.localTimeMs };
+	if (unconfirmed.length > 0) next.unconfirmed = unconfirmed;
+	if (!previous) staticData.state = next;
+	return previous ? deliver(this, next, fired, events, redeliverAfterRestart) : null;
+}
+
+/** The items of a check, and its state: with Redeliver After a Restart, pending until a later check confirms it. */
+function deliver(context: IPollFunctions, next: EventTriggerState, fired: Fired, events: TriggerEvent[], redeliverAfterRestart: boolean): INodeExecutionData[][] | null {
+	const staticData = context.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState; pending?: PendingPosition<EventTriggerState> };
+	if (next.unconfirmed?.length === 0) delete next.unconfirmed;
+	const items = fired
+		.filter(({ event }) => events.includes(event))
+		.map(({ event, data }) => ({ json: { ...withEnd(data), triggerEvent: event } }));
+	if (redeliverAfterRestart && items.length > 0) staticData.pending = pendingPosition(next);
+	else staticData.state = next;
+	return items.length > 0 ? [items] : null;
+}
+
+/**
+ * Tells deleted events from ones moved out of the window, with at most one read per series: a
+ * lone event or occurrence is read itself; several occurrences of one series that left together
+ * read the series first, and when it is gone, so are they all. Spends at most `points` (one per
+ * read; what `reads` already holds, from another trigger's check of the same listing, is free); a read the budget cannot hold ends the round. Adds what it learnt to `fired` and
+ * returns what is left to confirm, in order.
+ */
+async function confirmGone(
+	context: IPollFunctions,
+	gone: KnownEvent[],
+	points: number,
+	fired: Fired,
+	reads = new Map<string, IDataObject | null>(),
+): Promise<KnownEvent[]> {
+	const read = async (id: string) => {
+		if (reads.has(id)) return reads.get(id)!;
+		points--;
+		const now = await readEventOrGone(context, id);
+		reads.set(id, now);
+		return now;
+	};
+	const canRead = (id: string) => reads.has(id) || points >= 1;
+	const groups = new Map<string, KnownEvent[]>();
+	for (const event of gone) {
+		const key = event.masterEventId ?? event.id;
+		groups.set(key, [...(groups.get(key) ?? []), event]);
+	}
+	const left: KnownEvent[] = [];
+	let budgetOut = false;
+	for (const [series, members] of groups) {
+		const pending = [...members];
+		try {
+			if (members.length > 1 && members[0].masterEventId && !budgetOut && canRead(series)) {
+				if ((await read(series)) === null) {
+					for (const event of pending.splice(0)) fired.push({ event: 'cancelled', data: { ...event } });
+				}
+			}
+			while (pending.length > 0 && !budgetOut && canRead(pending[0].id)) {
+				const now = await read(pending[0].id);
+				const event = pending.shift()!;
+				fired.push(now ? { event: 'updated', data: now } : { event: 'cancelled', data: { ...event } });
+			}
+		} catch (error) {
+			// A read the budget cannot hold waits for the next check; any other failure fails this one.
+			if ((error as { context?: IDataObject }).context?.budget === undefined) throw error as NodeOperationError;
+			budgetOut = true;
+		}
+		left.push(...pending);
+	}
+	return left;
+}
+
+/** The event as it is now, or null when the service says it is gone (404). */
+async function readEventOrGone(context: IPollFunctions, id: string): Promise<IDataObject | null> {
+	let failure: unknown;
+	try {
+		const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id } });
+		return ((answer.data as IDataObject)?.event as IDataObject | undefined) ?? null;
+	} catch (error) {
+		failure = error;
+	}
+	if (serviceStatus(failure) === 404) return null;
+	throw failure as NodeOperationError;
+}
