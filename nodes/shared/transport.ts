@@ -109,8 +109,10 @@ const endOfExecution = new WeakMap<object, AbortSignal>();
  * declarative operations without it (WorkflowExecute.executeDeclarativeNodeInTest, in 1.x and
  * 2.x alike). For those it comes from the hook n8n runs when an execution ends, which it also
  * runs at once when the execution is stopped: a wait ends with the execution, never after it.
+ * n8n internals (no public API), read from n8n-core 1.123.81 and 2.41.1: the item context's
+ * `additionalData.hooks.addHandler('workflowExecuteAfter', …)` (test/nodes/n8nInternals.test.ts).
  */
-function executionCancelSignal(context: IExecuteFunctions | IExecuteSingleFunctions): AbortSignal | undefined {
+export function executionCancelSignal(context: IExecuteFunctions | IExecuteSingleFunctions): AbortSignal | undefined {
 	const signal = context.getExecutionCancelSignal();
 	if (signal) return signal;
 	const hooks = (context as unknown as { additionalData?: { hooks?: { addHandler?: (name: string, handler: () => void) => void } } })
@@ -248,6 +250,8 @@ export async function runItemRequest(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	send: () => Promise<INodeExecutionData[]> = async () => await context.makeRoutingRequest(requestData),
 ): Promise<INodeExecutionData[]> {
+	// n8n internals, read from n8n-core 1.123.81 and 2.41.1: RoutingNode post-processes every answer
+	// of makeRoutingRequest with this same requestData (test/nodes/n8nInternals.test.ts).
 	if (!requestData.postReceive.includes(SERVICE_ERROR_CHECK)) requestData.postReceive.unshift(SERVICE_ERROR_CHECK);
 	const { url = '', method, qs, body } = requestData.options;
 	const itemIndex = context.getItemIndex();
