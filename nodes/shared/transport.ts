@@ -26,7 +26,8 @@ export type { CredentialType } from './credentialUser';
 
 /**
  * The transport layer: every request to the service, routed (declarative operations) or direct
- * (custom operations, read-backs, trigger polls, dropdowns), goes through {@link throughTransport}:
+ * (operations that take several requests per item, read-backs, trigger polls, dropdowns), goes
+ * through {@link throughTransport}:
  *
  * 1. the point budget of the credential's user ({@link PointBudget}): the request waits its turn
  *    and until the budget holds its points, and teaches the budget what the answer says of it;
@@ -105,7 +106,7 @@ export const pointBudgetOption: INodeProperties = {
 const endOfExecution = new WeakMap<object, AbortSignal>();
 
 /**
- * The signal that the execution was stopped. n8n hands it to custom operations, but runs
+ * The signal that the execution was stopped. n8n hands it to a node's `execute` context, but runs
  * declarative operations without it (WorkflowExecute.executeDeclarativeNodeInTest, in 1.x and
  * 2.x alike). For those it comes from the hook n8n runs when an execution ends, which it also
  * runs at once when the execution is stopped: a wait ends with the execution, never after it.
@@ -290,21 +291,24 @@ export async function sendRequest(
  * beside its `requestDefaults`. RoutingNode (n8n 1.123 and 2.41 alike) copies them onto every
  * item's request before any property's routing, and calls `pagination` in place of sending the
  * request whenever the request is marked `paginate` (see {@link SEND_THROUGH_TRANSPORT}). An
- * operation that takes several requests per item sets its own `pagination` instead (see
- * `multiRequestRouting`), whose requests go through the same layer.
+ * operation that sets its own `pagination` sends through the same layer: Event Delete and the
+ * time guard through {@link runItemRequest}, operations that take several requests per item
+ * through `ctsRequest` (see `multiRequestRouting`).
  */
 export const SERVICE_REQUEST_OPERATIONS: IN8nRequestOperations = { pagination: sendRequest };
 
 /**
  * The routing of each node's Resource property (shown for every operation): marks every routed
- * request `paginate`, so RoutingNode hands it to {@link SERVICE_REQUEST_OPERATIONS}. Nothing else
- * sets `paginate`, so where the property is listed does not matter.
+ * request `paginate`, so RoutingNode hands it to {@link SERVICE_REQUEST_OPERATIONS}. RoutingNode
+ * keeps the first `paginate` a property sets and nothing sets it false, so where the property is
+ * listed does not matter.
  */
 export const SEND_THROUGH_TRANSPORT: NonNullable<INodeProperties['routing']> = { send: { paginate: true } };
 
 /**
- * A request outside the declarative routing (trigger polls, custom operations, read-backs,
- * dropdowns) through the transport layer; the credential also supplies the base URL.
+ * A request outside the declarative routing (trigger polls, operations that take several
+ * requests per item, read-backs, dropdowns) through the transport layer; the credential also
+ * supplies the base URL.
  * Resolves to the whole answer.
  */
 export async function ctsResponse(
