@@ -39,8 +39,9 @@ export const taskGetManyDescription: INodeProperties[] = [
  * service), read in pages of up to 100, advancing on `updated`. `warn` hears when the interface
  * cannot page further.
  */
-export async function listTasks({ context, itemIndex, parameter }: OperationItem, warn?: (message: string) => void): Promise<IDataObject[]> {
-	const limit = resultLimit({ context, itemIndex, parameter });
+export async function listTasks(item: OperationItem, warn?: (message: string) => void): Promise<IDataObject[]> {
+	const { context, itemIndex, parameter } = item;
+	const limit = resultLimit(item);
 	const filters = parameter('filters', {}) as IDataObject;
 	let updatedAfter: string | undefined;
 	if (filters.updatedAfter) {
