@@ -7,8 +7,6 @@ import { eventNodeDescription } from './description';
 import { searchCalendars } from './listSearch/searchCalendars';
 import { searchEvents } from './listSearch/searchEvents';
 import { getReadableCalendars } from './listSearch/readableCalendars';
-import { findFreeTime } from './resources/calendar/findFreeTime';
-import { getManyEvents } from './resources/event/getAll';
 
 /** Events and calendars through the current interface (V3, API key). */
 export class CtsEvent implements INodeType {
@@ -29,6 +27,4 @@ export class CtsEvent implements INodeType {
 		listSearch: { searchCalendars, searchEvents },
 		credentialTest: { ctsApiTest },
 	};
-
-	customOperations = { event: { getAll: getManyEvents }, calendar: { findFreeTime } };
 }

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 import { withToolInputs } from '../shared/toolInputs';
-import { pointBudgetOption, SERVICE_REQUEST_DEFAULTS, transportProperty } from '../shared/transport';
+import { pointBudgetOption, SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
 import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
@@ -42,8 +42,9 @@ export function eventNodeDescription(
 		outputs: [NodeConnectionTypes.Main],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: SERVICE_REQUEST_DEFAULTS,
+		// Every routed request goes through the transport layer: point budget, retries, service errors.
+		requestOperations: SERVICE_REQUEST_OPERATIONS,
 		properties: [
-			transportProperty,
 			{
 				// Which interface the shared operation code talks to (and with which credential).
 				displayName: 'API Version',
@@ -56,6 +57,7 @@ export function eventNodeDescription(
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
+				routing: SEND_THROUGH_TRANSPORT,
 				// V1 cannot list calendars.
 				options: version === 'v3'
 					? [

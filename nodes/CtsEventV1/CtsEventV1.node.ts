@@ -1,7 +1,6 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { eventNodeDescription } from '../CtsEvent/description';
-import { getManyEvents } from '../CtsEvent/resources/event/getAll';
 import { ctsSyncApiTest } from '../shared/credentialTests';
 import { getTimeZones, getTimeZonesOrKeep } from '../shared/timeZones';
 
@@ -23,6 +22,4 @@ export class CtsEventV1 implements INodeType {
 		loadOptions: { getTimeZones, getTimeZonesOrKeep },
 		credentialTest: { ctsSyncApiTest },
 	};
-
-	customOperations = { event: { getAll: getManyEvents } };
 }

@@ -4,7 +4,7 @@ import { ctsApiTest } from '../shared/credentialTests';
 import { getTags } from '../shared/tagLists';
 import { getTimeZones } from '../shared/timeZones';
 import { withToolInputs } from '../shared/toolInputs';
-import { pointBudgetOption, SERVICE_REQUEST_DEFAULTS, transportProperty } from '../shared/transport';
+import { pointBudgetOption, SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
 import { getReadableCalendars } from '../CtsEvent/listSearch/readableCalendars';
 import { searchCalendars } from '../CtsEvent/listSearch/searchCalendars';
 import { searchTags } from './listSearch/searchTags';
@@ -12,7 +12,6 @@ import { searchTasks } from './listSearch/searchTasks';
 import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
 import { getManyTasks } from './resources/task/getAll';
-import { scheduleInCalendar } from './resources/task/schedule';
 import { TASK_RESOURCE } from './shared/taskFields';
 
 export class CtsTask implements INodeType {
@@ -31,13 +30,15 @@ export class CtsTask implements INodeType {
 		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],
 		// The credential adds the base URL and the Authorization header (see its `authenticate`).
 		requestDefaults: SERVICE_REQUEST_DEFAULTS,
+		// Every routed request goes through the transport layer: point budget, retries, service errors.
+		requestOperations: SERVICE_REQUEST_OPERATIONS,
 		properties: [
-			transportProperty,
 			{
 				displayName: 'Resource',
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
+				routing: SEND_THROUGH_TRANSPORT,
 				options: [
 					{ name: 'Tag', value: TAG_RESOURCE },
 					{ name: 'Task', value: TASK_RESOURCE },
@@ -55,5 +56,6 @@ export class CtsTask implements INodeType {
 		credentialTest: { ctsApiTest },
 	};
 
-	customOperations = { task: { getAll: getManyTasks, schedule: scheduleInCalendar } };
+	// Get Many in a workflow, for its output-pane warning (see getManyTasks); tools run its routing.
+	customOperations = { task: { getAll: getManyTasks } };
 }

@@ -4,6 +4,9 @@ import type { CredentialType, ServiceContext } from './credentialUser';
 import { ctsRequest } from './transport';
 import type { TimeWindow } from './windows';
 
+/** How far ahead "From List" of the Event field looks. */
+export const EVENT_LIST_DAYS = 28;
+
 export interface EventListing {
 	version: 'v3' | 'v1';
 	/** v3 only: the account the calendars belong to. */

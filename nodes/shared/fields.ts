@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INode,
@@ -18,6 +17,7 @@ import {
 	skippedWallClockNotice,
 	toLocalDateTime,
 } from './dates';
+import type { OperationItem } from './itemOperation';
 import { addNotice } from './itemState';
 
 /**
@@ -212,9 +212,9 @@ export function returnAllAndLimitFields(
 }
 
 /** The number of results an item asks for ("Return All" or "Limit"), refused before any request when not a whole number of 1 or more. */
-export function resultLimit(context: IExecuteFunctions, itemIndex: number): number {
-	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Number.POSITIVE_INFINITY;
-	return checkedLimit(context.getNode(), context.getNodeParameter('limit', itemIndex, 50), itemIndex);
+export function resultLimit({ context, parameter, itemIndex }: OperationItem): number {
+	if (parameter('returnAll', false) === true) return Number.POSITIVE_INFINITY;
+	return checkedLimit(context.getNode(), parameter('limit', 50), itemIndex);
 }
 
 function checkedLimit(node: INode, value: unknown, itemIndex: number, maximum = Number.POSITIVE_INFINITY): number {

@@ -1,4 +1,6 @@
-import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, ILoadOptionsFunctions, IPollFunctions, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
+
+import type { ServiceContext } from './credentialUser';
 
 import { justBefore } from './dates';
 import { ctsResponse } from './transport';
@@ -37,7 +39,7 @@ export type FetchTaskPage = (updatedAfter: string | undefined, limit: number) =>
 
 /** One page of the task list, the whole answer: `GET /v3/tasks/list?updatedAfter=…&limit=…`. */
 export async function requestTaskPage(
-	context: IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions,
+	context: ServiceContext,
 	updatedAfter: string | undefined,
 	limit: number,
 	itemIndex?: number,
@@ -49,7 +51,7 @@ export async function requestTaskPage(
 
 /** The tasks of one page of the task list (see {@link requestTaskPage}). */
 export async function listTaskPage(
-	context: IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions,
+	context: ServiceContext,
 	updatedAfter: string | undefined,
 	limit: number,
 	itemIndex?: number,

@@ -4,6 +4,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IExecutePaginationFunctions,
+	type IN8nRequestOperations,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
@@ -15,7 +16,8 @@ import {
 
 import { BudgetExhausted, budgetOf, pause, pointsFor, type Ticket } from './budget';
 import { credentialUserKey, type CredentialType, type ServiceContext } from './credentialUser';
-import { errorItem, isNetworkError, isRedirect, isServiceErrorBody, isToolNode, notTheServiceError, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
+import { isNetworkError, isRedirect, isServiceErrorBody, isToolNode, notTheServiceError, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
+import { pairedOutput } from './itemOperation';
 import { itemState } from './itemState';
 import { checkRequestSize, type OutgoingRequest } from './requestSize';
 import { triggerSpender } from './triggerBudget';
@@ -24,7 +26,8 @@ export type { CredentialType } from './credentialUser';
 
 /**
  * The transport layer: every request to the service, routed (declarative operations) or direct
- * (custom operations, read-backs, trigger polls, dropdowns), goes through {@link throughTransport}:
+ * (operations that take several requests per item, read-backs, trigger polls, dropdowns), goes
+ * through {@link throughTransport}:
  *
  * 1. the point budget of the credential's user ({@link PointBudget}): the request waits its turn
  *    and until the budget holds its points, and teaches the budget what the answer says of it;
@@ -103,12 +106,14 @@ export const pointBudgetOption: INodeProperties = {
 const endOfExecution = new WeakMap<object, AbortSignal>();
 
 /**
- * The signal that the execution was stopped. n8n hands it to custom operations, but runs
+ * The signal that the execution was stopped. n8n hands it to a node's `execute` context, but runs
  * declarative operations without it (WorkflowExecute.executeDeclarativeNodeInTest, in 1.x and
  * 2.x alike). For those it comes from the hook n8n runs when an execution ends, which it also
  * runs at once when the execution is stopped: a wait ends with the execution, never after it.
+ * n8n internals (no public API), read from n8n-core 1.123.81 and 2.41.1: the item context's
+ * `additionalData.hooks.addHandler('workflowExecuteAfter', …)` (test/nodes/n8nInternals.test.ts).
  */
-function executionCancelSignal(context: IExecuteFunctions | IExecuteSingleFunctions): AbortSignal | undefined {
+export function executionCancelSignal(context: IExecuteFunctions | IExecuteSingleFunctions): AbortSignal | undefined {
 	const signal = context.getExecutionCancelSignal();
 	if (signal) return signal;
 	const hooks = (context as unknown as { additionalData?: { hooks?: { addHandler?: (name: string, handler: () => void) => void } } })
@@ -236,134 +241,74 @@ export async function throwOnServiceError(
 }
 
 /**
- * Runs one item's routed request through the transport layer; under "Continue On Fail" one error
- * item replaces the failed input item. Every output item is paired with its input item.
+ * Runs one item's routed request through the transport layer, with the answer checked for a
+ * service error before any of the operation's own output handling. `send` sends it once (by
+ * default as RoutingNode would). Under "Continue On Fail" one error item replaces the failed
+ * input item; every output item is paired with its input item.
  */
 export async function runItemRequest(
 	context: IExecutePaginationFunctions,
-	send: () => Promise<INodeExecutionData[]>,
-	request: OutgoingRequest,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	send: () => Promise<INodeExecutionData[]> = async () => await context.makeRoutingRequest(requestData),
 ): Promise<INodeExecutionData[]> {
+	// n8n internals, read from n8n-core 1.123.81 and 2.41.1: RoutingNode post-processes every answer
+	// of makeRoutingRequest with this same requestData (test/nodes/n8nInternals.test.ts).
+	if (!requestData.postReceive.includes(SERVICE_ERROR_CHECK)) requestData.postReceive.unshift(SERVICE_ERROR_CHECK);
+	const { url = '', method, qs, body } = requestData.options;
 	const itemIndex = context.getItemIndex();
-	try {
-		const items = await throughTransport(
+	return await pairedOutput(context, itemIndex, async () =>
+		await throughTransport(
 			context,
 			credentialTypeOf(context),
-			request,
+			{ url, method, qs, body },
 			async (learn) => {
 				itemState(context).learnFromAnswer = learn;
 				return await send();
 			},
 			itemIndex,
-		);
-		return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
-	} catch (error) {
-		const nodeError = toNodeError(context.getNode(), error, itemIndex);
-		if (context.continueOnFail()) return [errorItem(nodeError, itemIndex)];
-		throw nodeError;
-	}
+		),
+	);
 }
+
+/** The answer check every routed request runs first (see {@link throwOnServiceError}). */
+const SERVICE_ERROR_CHECK = { data: { parameterValue: undefined }, actions: [throwOnServiceError] };
 
 /** The credential a node's routed requests use: the V1 event node's bearer token, else the API key. */
 function credentialTypeOf(context: IExecuteSingleFunctions): CredentialType {
 	return context.getNodeParameter('apiVersion', 'v3') === 'v1' ? 'ctsSyncApi' : 'ctsApi';
 }
 
-/**
- * Runs a custom operation item by item: each item's output paired with it, and under
- * "Continue On Fail" one error item in place of a failed input item.
- */
-export async function forEachItem(
-	context: IExecuteFunctions,
-	run: (itemIndex: number) => Promise<IDataObject[]>,
-): Promise<INodeExecutionData[][]> {
-	const output: INodeExecutionData[] = [];
-	const items = context.getInputData();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			for (const json of await run(itemIndex)) output.push({ json, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			const nodeError = toNodeError(context.getNode(), error, itemIndex);
-			if (context.continueOnFail()) {
-				output.push(errorItem(nodeError, itemIndex));
-				continue;
-			}
-			throw nodeError;
-		}
-	}
-	return [output];
-}
-
-/**
- * The routing of an operation written as a custom operation. n8n runs a node that an AI agent
- * (or an MCP server) uses as a tool through RoutingNode, which knows no `customOperations`: it
- * would send the operation's routed request, and there is none. This routing runs the custom
- * operation instead, for the one item RoutingNode hands over, through a view of the item's
- * context with the signatures a custom operation calls (`getNodeParameter(name, itemIndex,
- * fallback)`). In a workflow run, n8n calls the custom operation itself and never this.
- */
-export function customOperationRouting(
-	operation: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>,
-): NonNullable<INodeProperties['routing']> {
-	return {
-		operations: {
-			async pagination(this: IExecutePaginationFunctions): Promise<INodeExecutionData[]> {
-				const [items] = await operation.call(asExecuteFunctions(this));
-				return items;
-			},
-		},
-	};
-}
-
-function asExecuteFunctions(item: IExecuteSingleFunctions): IExecuteFunctions {
-	const view: Record<string, unknown> = {
-		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown, options?: object) => item.getNodeParameter(name, fallback, options),
-		getInputData: () => [{ json: {} }],
-		// Hidden: code that finds getItemIndex would read parameters the single-item way.
-		getItemIndex: undefined,
-		addExecutionHints: (...hints: Parameters<IExecuteFunctions['addExecutionHints']>) =>
-			(item as unknown as Partial<IExecuteFunctions>).addExecutionHints?.(...hints),
-	};
-	return new Proxy(item, {
-		has: (target, key) => (typeof key === 'string' && key in view ? view[key] !== undefined : key in target),
-		get: (target, key) => {
-			if (typeof key === 'string' && key in view) return view[key];
-			const value = Reflect.get(target, key) as unknown;
-			return typeof value === 'function' ? value.bind(target) : value;
-		},
-	}) as unknown as IExecuteFunctions;
-}
-
-/** How RoutingNode sends a routed request: once, through the transport layer (see {@link transportProperty}). */
+/** How RoutingNode sends a routed request: once, through the transport layer (see {@link runItemRequest}). */
 export async function sendRequest(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const { url = '', method, qs, body } = requestData.options;
-	return await runItemRequest(this, async () => await this.makeRoutingRequest(requestData), { url, method, qs, body });
+	return await runItemRequest(this, requestData);
 }
 
 /**
- * Where routed requests enter the transport layer. RoutingNode lets a node wrap a request in
- * exactly one place, `operations.pagination`, which it calls whenever `send.paginate` is set:
- * this hidden property, placed first in every declarative node, sets both, and its
- * `postReceive` runs before any operation's own output handling.
+ * Where routed requests enter the transport layer: each declarative node's `requestOperations`,
+ * beside its `requestDefaults`. RoutingNode (n8n 1.123 and 2.41 alike) copies them onto every
+ * item's request before any property's routing, and calls `pagination` in place of sending the
+ * request whenever the request is marked `paginate` (see {@link SEND_THROUGH_TRANSPORT}). An
+ * operation that sets its own `pagination` sends through the same layer: Event Delete and the
+ * time guard through {@link runItemRequest}, operations that take several requests per item
+ * through `ctsRequest` (see `multiRequestRouting`).
  */
-export const transportProperty: INodeProperties = {
-	displayName: 'Transport',
-	name: 'transport',
-	type: 'hidden',
-	default: '',
-	routing: {
-		send: { paginate: true },
-		operations: { pagination: sendRequest },
-		output: { postReceive: [throwOnServiceError] },
-	},
-};
+export const SERVICE_REQUEST_OPERATIONS: IN8nRequestOperations = { pagination: sendRequest };
 
 /**
- * A request outside the declarative routing (trigger polls, custom operations, read-backs,
- * dropdowns) through the transport layer; the credential also supplies the base URL.
+ * The routing of each node's Resource property (shown for every operation): marks every routed
+ * request `paginate`, so RoutingNode hands it to {@link SERVICE_REQUEST_OPERATIONS}. RoutingNode
+ * keeps the first `paginate` a property sets and nothing sets it false, so where the property is
+ * listed does not matter.
+ */
+export const SEND_THROUGH_TRANSPORT: NonNullable<INodeProperties['routing']> = { send: { paginate: true } };
+
+/**
+ * A request outside the declarative routing (trigger polls, operations that take several
+ * requests per item, read-backs, dropdowns) through the transport layer; the credential also
+ * supplies the base URL.
  * Resolves to the whole answer.
  */
 export async function ctsResponse(

@@ -2,12 +2,10 @@ import type { DateTime } from 'luxon';
 import { NodeOperationError, type IDataObject, type ILoadOptionsFunctions, type INodeListSearchResult } from 'n8n-workflow';
 
 import { localInterval } from '../../shared/dates';
+import { EVENT_LIST_DAYS } from '../../shared/eventListing';
 import { cachedList } from '../../shared/listCache';
 import { ctsRequest } from '../../shared/transport';
 import { resolveCalendar } from '../shared/calendarTarget';
-
-/** How far ahead "From List" of the Event field looks. */
-export const EVENT_LIST_DAYS = 28;
 
 /** An event's start where it happens: "Tue 1 Dec 2026, 09:00" (the date alone for all-day events). */
 function startLabel(event: IDataObject, start: DateTime | undefined): string {

@@ -30,18 +30,43 @@ const STEPS = [
 	['Answer Invitation', 'answer_invitation', `{ eventId: ${createdEventId}, response: 'decline', comment: 'Not this time' }`],
 ];
 
+/**
+ * The Get Many calls above made again by the same nodes as plain workflow steps (a branch off the
+ * tool step, run before the steps after it): the node's name, the step it follows, its type and its
+ * parameters, the tool's arguments written in.
+ */
+const WORKFLOW_TWINS = [
+	['Workflow List Tasks', 'List Tasks', 'ctsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit: 5 }],
+	[
+		'Workflow List Events',
+		'List Events',
+		'ctsEvent',
+		{
+			resource: 'event',
+			operation: 'getAll',
+			accountId: 'acc-alice-a',
+			calendarIds: 'cal-alice-a-primary',
+			start: '2026-12-04T00:00:00+01:00',
+			end: '2026-12-05T00:00:00+01:00',
+			returnAll: false,
+			limit: 50,
+			options: { timeZone: '' },
+		},
+	],
+];
+
 /** A call an agent gets wrong: the run fails with the tool's error. */
 const ERROR_STEPS = [['Wrong Time Zone', 'create_event', { calendarId: 'cal-alice-a-primary', title: 'x', start: '2026-12-04T09:00:00', end: '2026-12-04T10:00:00', timeZone: 'CET+1' }]];
 
 /** Manual trigger, then one Tool Executor per step, each with its tool node (from the example MCP workflow) connected. */
 export function toolExecutorWorkflows(prefix) {
 	return [
-		toolExecutorWorkflow(prefix, TOOL_EXECUTOR_WORKFLOW_ID, 'E2E: tools through the Tool Executor', STEPS),
+		toolExecutorWorkflow(prefix, TOOL_EXECUTOR_WORKFLOW_ID, 'E2E: tools through the Tool Executor', STEPS, WORKFLOW_TWINS),
 		toolExecutorWorkflow(prefix, TOOL_EXECUTOR_ERROR_WORKFLOW_ID, 'E2E: a wrong tool call through the Tool Executor', ERROR_STEPS),
 	];
 }
 
-function toolExecutorWorkflow(prefix, id, workflowName, steps) {
+function toolExecutorWorkflow(prefix, id, workflowName, steps, twins = []) {
 	const nodes = [{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }];
 	const connections = {};
 	const toolNodes = new Map();
@@ -75,6 +100,20 @@ function toolExecutorWorkflow(prefix, id, workflowName, steps) {
 		connections[toolName].ai_tool[0].push({ node: name, type: 'ai_tool', index: 0 });
 	});
 	nodes.push(...toolNodes.values());
+	for (const [name, after, type, parameters] of twins) {
+		const step = nodes.find((node) => node.name === after);
+		// Above the next step: n8n's v1 order runs the upper branch first.
+		nodes.push({
+			id: randomUUID(),
+			name,
+			type: `${prefix}.${type}`,
+			typeVersion: 1,
+			position: [step.position[0] + 120, -240],
+			parameters,
+			credentials: { [CREDENTIALS.api.type]: { id: CREDENTIALS.api.id, name: CREDENTIALS.api.name } },
+		});
+		connections[after].main[0].push({ node: name, type: 'main', index: 0 });
+	}
 	return { id, name: workflowName, nodes, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} };
 }
 
@@ -117,6 +156,18 @@ export function toolExecutorTests({ sandbox: getSandbox, runWorkflow }) {
 			accountId: 'acc-alice-a',
 		});
 		assert.deepEqual(answerOf(run, 'List Events').map((listed) => listed.id), [event.id]);
+
+		// A tool and a workflow run the same Get Many code: the same items from the same requests.
+		const outputOf = (nodeName) => (run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+		assert.deepEqual(outputOf('Workflow List Tasks'), answerOf(run, 'List Tasks'));
+		assert.deepEqual(outputOf('Workflow List Events'), answerOf(run, 'List Events'));
+		const requests = await sandbox.requests();
+		for (const path of ['/v3/tasks/list', '/v3/events/list']) {
+			// The last two: the tool's and then the workflow step's (Create Event's duplicate check lists events before them).
+			const lists = requests.filter((call) => call.path === path).map((call) => call.query);
+			assert.ok(lists.length >= 2, `${path}: a call by the tool and one by the workflow step`);
+			assert.deepEqual(lists.at(-1), lists.at(-2), path);
+		}
 		const [updated] = answerOf(run, 'Update Event');
 		assert.deepEqual([updated.id, updated.title, updated.start, updated.end], [event.id, 'Tool executor event (renamed)', '2026-12-04T10:00:00', '2026-12-04T10:30:00']);
 		assert.deepEqual(answerOf(run, 'Answer Invitation'), [{ id: event.id, response: 'decline', success: true }]);

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
 import { calendarName } from '../../../shared/calendarLists';
@@ -15,7 +15,7 @@ import {
 	type Interval,
 	type WorkingHours,
 } from '../../../shared/freeTime';
-import { forEachItem } from '../../../shared/transport';
+import type { OperationItem } from '../../../shared/itemOperation';
 import { readWorkingHours } from '../../../shared/workingHours';
 import { MAX_RANGE_MONTHS } from './findFreeTimeFields';
 
@@ -36,9 +36,8 @@ interface FreeTimeQuery {
 }
 
 /** Reads and checks the parameters of one item, before any request. */
-function readQuery(context: IExecuteFunctions, itemIndex: number): FreeTimeQuery {
+function readQuery({ context, itemIndex, parameter }: OperationItem): FreeTimeQuery {
 	const node = context.getNode();
-	const parameter = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
 	const zone = String(parameter('timeZone', '') || context.getTimezone());
 	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
 	const startValue = parameter('start', '');
@@ -119,22 +118,21 @@ function shapeOutput(query: FreeTimeQuery, blocks: BusyBlock[], names: Map<strin
  * Find Free Time: lists the events of the chosen calendars (see `listCalendarEvents`), keeps
  * those that make time busy and computes free slots, busy blocks or whether the range is free.
  */
-export async function findFreeTime(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await forEachItem(this, async (itemIndex) => {
-		const query = readQuery(this, itemIndex);
-		const calendars = await chosenCalendars(this, itemIndex, query.calendarValues);
-		const { events, notices } = await listCalendarEvents(this, itemIndex, calendars, {
-			range: query.range,
-			zone: query.zone,
-			reachMs: Math.max(query.bufferBeforeMs, query.bufferAfterMs),
-			skipUnreadable: query.skipUnreadable,
-		});
-		const names = new Map(calendars.map((calendar) => [`${calendar.accountId}/${calendar.id}`, calendarName(calendar)]));
-		const busy = busyEvents(events, { zone: query.zone, ignoreAllDay: query.ignoreAllDay });
-		const blocks = mergeBusy(busy, query.bufferBeforeMs, query.bufferAfterMs);
-		return shapeOutput(query, blocks, names).map((item) => {
-			const all = [...notices, ...((item.notices as string[] | undefined) ?? [])];
-			return all.length > 0 ? { ...item, notices: all } : item;
-		});
+export async function findFreeTime(item: OperationItem): Promise<IDataObject[]> {
+	const { context, itemIndex } = item;
+	const query = readQuery(item);
+	const calendars = await chosenCalendars(context, itemIndex, query.calendarValues);
+	const { events, notices } = await listCalendarEvents(context, itemIndex, calendars, {
+		range: query.range,
+		zone: query.zone,
+		reachMs: Math.max(query.bufferBeforeMs, query.bufferAfterMs),
+		skipUnreadable: query.skipUnreadable,
+	});
+	const names = new Map(calendars.map((calendar) => [`${calendar.accountId}/${calendar.id}`, calendarName(calendar)]));
+	const busy = busyEvents(events, { zone: query.zone, ignoreAllDay: query.ignoreAllDay });
+	const blocks = mergeBusy(busy, query.bufferBeforeMs, query.bufferAfterMs);
+	return shapeOutput(query, blocks, names).map((output) => {
+		const all = [...notices, ...((output.notices as string[] | undefined) ?? [])];
+		return all.length > 0 ? { ...output, notices: all } : output;
 	});
 }

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { customOperationRouting } from '../../../shared/transport';
+import { multiRequestRouting } from '../../../shared/itemOperation';
 import { findFreeTime } from './findFreeTime';
 import { FIND_FREE_TIME, findFreeTimeDescription } from './findFreeTimeFields';
 import { calendarGetAllDescription, calendarGetAllRouting } from './getAll';
@@ -22,7 +22,7 @@ export const calendarDescription: INodeProperties[] = [
 				action: 'Find free time in calendars',
 				description:
 					'Free slots, busy blocks or whether a range is free, across the calendars of every account, within working hours (10 points for the calendar list, plus 10 per account per started 2 months of the range)',
-				routing: customOperationRouting(findFreeTime),
+				routing: multiRequestRouting(findFreeTime),
 			},
 			{
 				name: 'Get Many',

@@ -45,20 +45,16 @@ export async function sendDelete(
 ): Promise<INodeExecutionData[]> {
 	const goneIsSuccess = this.getNodeParameter('goneIsSuccess', true) as boolean;
 	const id = locatorValue(this.getNodeParameter('eventId', ''));
-	return await runItemRequest(
-		this,
-		async () => {
-			let failure: unknown;
-			try {
-				return await this.makeRoutingRequest(requestData);
-			} catch (error) {
-				failure = error;
-			}
-			if (goneIsSuccess && serviceStatus(failure) === 404) return [{ json: { id, deleted: true, alreadyDeleted: true } }];
-			throw failure as NodeApiError;
-		},
-		{ url: requestData.options.url ?? '', method: requestData.options.method, qs: requestData.options.qs },
-	);
+	return await runItemRequest(this, requestData, async () => {
+		let failure: unknown;
+		try {
+			return await this.makeRoutingRequest(requestData);
+		} catch (error) {
+			failure = error;
+		}
+		if (goneIsSuccess && serviceStatus(failure) === 404) return [{ json: { id, deleted: true, alreadyDeleted: true } }];
+		throw failure as NodeApiError;
+	});
 }
 
 export const eventDeleteDescription: INodeProperties[] = [

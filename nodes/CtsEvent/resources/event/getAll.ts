@@ -1,12 +1,13 @@
 import { DateTime } from 'luxon';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { accountAndCalendarsFields } from '../../../shared/calendarLists';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
 import { invalidField, quoted } from '../../../shared/errors';
 import { resultLimit, returnAllAndLimitFields, timeZoneField, toStringList } from '../../../shared/fields';
 import { listEventsOverWindows } from '../../../shared/eventListing';
-import { ctsRequest, forEachItem } from '../../../shared/transport';
+import type { OperationItem } from '../../../shared/itemOperation';
+import { ctsRequest } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
 import { outputShaper } from '../../../shared/output';
@@ -106,17 +107,18 @@ export const eventGetManyDescription: INodeProperties[] = [
 ];
 
 /** Reads the parameters of one item, refusing bad input before any request. */
-function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVersion) {
+function readQuery(item: OperationItem, version: ApiVersion) {
+	const { context, itemIndex, parameter } = item;
 	const node = context.getNode();
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = parameter('options', {}) as IDataObject;
 	const zone = String(options.timeZone ?? '').trim() || context.getTimezone();
 	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
-	const calendarIds = toStringList(context.getNodeParameter('calendarIds', itemIndex));
+	const calendarIds = toStringList(parameter('calendarIds', ''));
 	if (calendarIds.length === 0) throw invalidField(node, version === 'v3' ? 'Calendars' : 'Calendar IDs', 'choose or enter at least one calendar', itemIndex);
-	const accountId = version === 'v3' ? String(context.getNodeParameter('accountId', itemIndex, '')).trim() : undefined;
+	const accountId = version === 'v3' ? String(parameter('accountId', '')).trim() : undefined;
 	if (version === 'v3' && !accountId) throw invalidField(node, 'Account', 'choose or enter the account of the calendars', itemIndex);
-	const startValue = context.getNodeParameter('start', itemIndex, '');
-	const endValue = context.getNodeParameter('end', itemIndex, '');
+	const startValue = parameter('start', '');
+	const endValue = parameter('end', '');
 	const start = parseDateInput(startValue, zone);
 	if (!start) throw invalidField(node, 'Start', `${quoted(startValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
 	const end = parseDateInput(endValue, zone);
@@ -126,7 +128,7 @@ function readQuery(context: IExecuteFunctions, itemIndex: number, version: ApiVe
 	if (!Number.isInteger(windowMonths) || windowMonths < 1 || windowMonths > MAX_WINDOW_MONTHS) {
 		throw invalidField(node, 'Window Size (Months)', `must be a whole number from 1 to ${MAX_WINDOW_MONTHS}`, itemIndex);
 	}
-	const limit = resultLimit(context, itemIndex);
+	const limit = resultLimit(item);
 	const orderBy = String(options.orderBy ?? 'start') as EventOrder;
 	if (!(orderBy in EVENT_ORDERS)) throw invalidField(node, 'Order', `${quoted(orderBy)} is not one of start, startDescending, updated`, itemIndex);
 	return {
@@ -157,35 +159,33 @@ function matches(event: IDataObject, text: string): boolean {
 }
 
 /**
- * Get Many: one list call per window of at most `windowMonths` months, merged without
- * duplicates (an event that overlaps two windows is listed by both). A custom operation because
- * a long range takes several requests per item.
+ * Get Many for one item: one list call per window of at most `windowMonths` months, merged
+ * without duplicates (an event that overlaps two windows is listed by both).
  */
-export async function getManyEvents(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await forEachItem(this, async (itemIndex) => {
-		const version = this.getNodeParameter('apiVersion', itemIndex) as ApiVersion;
-		const { accountId, calendarIds, windows, limit, series, search, orderBy } = readQuery(this, itemIndex, version);
-		const events = await listEventsOverWindows(this, itemIndex, {
-			version,
-			accountId,
-			calendarIds,
-			windows,
-			// Windows come in time order: the earliest events are all read once Limit is reached. Other orders need the whole range.
-			stopAfter: orderBy === 'start' ? limit : undefined,
-			key: (event) => (series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id)),
-			keep: search ? (event) => matches(event, search) : undefined,
-		});
-		events.sort(EVENT_ORDERS[orderBy]);
-		const shape = outputShaper((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), simplifyEvent);
-		const output: IDataObject[] = [];
-		for (const event of events.slice(0, limit)) {
-			let result = event;
-			if (series && event.masterEventId) {
-				const master = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id: String(event.masterEventId) } }, itemIndex);
-				result = ((master.data as IDataObject).event as IDataObject) ?? event;
-			}
-			output.push(shape(result));
-		}
-		return output;
+export async function listEvents(item: OperationItem): Promise<IDataObject[]> {
+	const { context, itemIndex, parameter } = item;
+	const version = parameter('apiVersion', 'v3') as ApiVersion;
+	const { accountId, calendarIds, windows, limit, series, search, orderBy } = readQuery(item, version);
+	const events = await listEventsOverWindows(context, itemIndex, {
+		version,
+		accountId,
+		calendarIds,
+		windows,
+		// Windows come in time order: the earliest events are all read once Limit is reached. Other orders need the whole range.
+		stopAfter: orderBy === 'start' ? limit : undefined,
+		key: (event) => (series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id)),
+		keep: search ? (event) => matches(event, search) : undefined,
 	});
+	events.sort(EVENT_ORDERS[orderBy]);
+	const shape = outputShaper(parameter, simplifyEvent);
+	const output: IDataObject[] = [];
+	for (const event of events.slice(0, limit)) {
+		let result = event;
+		if (series && event.masterEventId) {
+			const master = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id: String(event.masterEventId) } }, itemIndex);
+			result = ((master.data as IDataObject).event as IDataObject) ?? event;
+		}
+		output.push(shape(result));
+	}
+	return output;
 }

@@ -1,14 +1,14 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { outputFields } from '../../../shared/output';
-import { customOperationRouting } from '../../../shared/transport';
+import { multiRequestRouting } from '../../../shared/itemOperation';
 import { EVENT_RESOURCE, showFor } from '../../shared/eventFields';
 import { SIMPLIFIED_EVENT_FIELDS } from '../../shared/simplify';
 import { outputEvent } from '../../shared/eventOutput';
 import { eventCreateDescription, sendCreateTiming } from './create';
 import { eventDeleteDescription, outputDeleted } from './delete';
 import { eventGetDescription } from './get';
-import { eventGetManyDescription, getManyEvents } from './getAll';
+import { eventGetManyDescription, listEvents } from './getAll';
 import { eventRsvpDescription, rsvpOutput, sendRsvpPath } from './rsvp';
 import { eventUpdateDescription, prepareUpdate, verifyRemovals } from './update';
 
@@ -54,7 +54,7 @@ function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 			description: version === 'v3'
 				? 'List the events of one or more calendars in a time range; recurring events as occurrences or series'
 				: 'List the events of one or more calendars in a time range, recurring events as occurrences',
-			routing: customOperationRouting(getManyEvents),
+			routing: multiRequestRouting(listEvents),
 		},
 		{
 			name: 'Respond to Invitation',

@@ -14,16 +14,8 @@ import { invalidField, quoted } from '../../../shared/errors';
 import { isEmptyValue, sendConverted, sendUnlessEmpty, timeZoneField, toStringList } from '../../../shared/fields';
 import { itemState } from '../../../shared/itemState';
 import { canReadCurrentEvent, currentEvent } from '../../shared/currentEvent';
-import {
-	calendarFields,
-	alertsOf,
-	alertValues,
-	eventFieldOptions,
-	eventIdField,
-	eventLocator,
-	showFor,
-	toRemovedParticipants,
-} from '../../shared/eventFields';
+import { alertsOf, toRemovedParticipants } from '../../shared/eventBody';
+import { alertValues, calendarFields, eventFieldOptions, eventIdField, eventLocator, showFor } from '../../shared/eventFields';
 import { checkAlertsCombination, eventOfAnswer, writeTiming } from '../../shared/eventOutput';
 import { seriesModeField } from './delete';
 import { guardFields } from './timeGuard';

@@ -4,8 +4,8 @@ import { DATE_TIME_HINT, parseDateInput } from '../../../shared/dates';
 import { invalidField, quoted } from '../../../shared/errors';
 import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields';
 import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
-import { forEachItem } from '../../../shared/transport';
-import { outputShaper } from '../../../shared/output';
+import { pairedOutput, type OperationItem } from '../../../shared/itemOperation';
+import { outputShaper, type ParameterReader } from '../../../shared/output';
 import { simplifyTask } from '../../shared/simplify';
 import { showFor, taskFilter, taskFilterOptions } from '../../shared/taskFields';
 
@@ -35,38 +35,50 @@ export const taskGetManyDescription: INodeProperties[] = [
 ];
 
 /**
- * Get Many: the open tasks (completed and deleted tasks are not listed by the service), read
- * in pages of up to 100, advancing on `updated`. Written as a custom operation because it needs
- * several requests per item and an output notice when the interface cannot page further.
+ * Get Many for one item: the open tasks (completed and deleted tasks are not listed by the
+ * service), read in pages of up to 100, advancing on `updated`. `warn` hears when the interface
+ * cannot page further.
+ */
+export async function listTasks(item: OperationItem, warn?: (message: string) => void): Promise<IDataObject[]> {
+	const { context, itemIndex, parameter } = item;
+	const limit = resultLimit(item);
+	const filters = parameter('filters', {}) as IDataObject;
+	let updatedAfter: string | undefined;
+	if (filters.updatedAfter) {
+		const date = parseDateInput(filters.updatedAfter, context.getTimezone());
+		if (!date) {
+			throw invalidField(context.getNode(), 'Updated After', `${quoted(filters.updatedAfter)} is not a date and time`, itemIndex, DATE_TIME_HINT);
+		}
+		updatedAfter = date.toUTC().toISO() ?? undefined;
+	}
+
+	// The service filters by time only: with other filters every open task is read (10 points per 100).
+	const matches = taskFilter(filters);
+	const result = await walkTasks(
+		async (after, pageLimit) => await listTaskPage(context, after, pageLimit, itemIndex),
+		{ updated: updatedAfter, idsAtUpdated: [] },
+		matches ? Number.POSITIVE_INFINITY : limit,
+	);
+	if (result.overflowedAt.length > 0) {
+		warn?.(
+			`More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`,
+		);
+	}
+	const tasks = matches ? result.tasks.filter(matches).slice(0, limit) : result.tasks;
+	return tasks.map(outputShaper(parameter, simplifyTask));
+}
+
+/**
+ * Get Many in a workflow: {@link listTasks} for each item, as the operation's routing runs it
+ * for a tool call, plus its warning as an execution hint in the output pane. n8n shows hints of
+ * a node's `execute` context only, which routed operations (RoutingNode) cannot reach.
  */
 export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await forEachItem(this, async (itemIndex) => {
-		const limit = resultLimit(this, itemIndex);
-		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		let updatedAfter: string | undefined;
-		if (filters.updatedAfter) {
-			const date = parseDateInput(filters.updatedAfter, this.getTimezone());
-			if (!date) {
-				throw invalidField(this.getNode(), 'Updated After', `${quoted(filters.updatedAfter)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-			}
-			updatedAfter = date.toUTC().toISO() ?? undefined;
-		}
-
-		// The service filters by time only: with other filters every open task is read (10 points per 100).
-		const matches = taskFilter(filters);
-		const result = await walkTasks(
-			async (after, pageLimit) => await listTaskPage(this, after, pageLimit, itemIndex),
-			{ updated: updatedAfter, idsAtUpdated: [] },
-			matches ? Number.POSITIVE_INFINITY : limit,
-		);
-		if (result.overflowedAt.length > 0) {
-			this.addExecutionHints({
-				message: `More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`,
-				type: 'warning',
-				location: 'outputPane',
-			});
-		}
-		const tasks = matches ? result.tasks.filter(matches).slice(0, limit) : result.tasks;
-		return tasks.map(outputShaper((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), simplifyTask));
-	});
+	const output: INodeExecutionData[] = [];
+	const warn = (message: string) => this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+	for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
+		const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, itemIndex, fallback);
+		output.push(...(await pairedOutput(this, itemIndex, async () => (await listTasks({ context: this, itemIndex, parameter }, warn)).map((json) => ({ json })))));
+	}
+	return [output];
 }

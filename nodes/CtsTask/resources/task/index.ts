@@ -1,17 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { outputFields } from '../../../shared/output';
-import { customOperationRouting } from '../../../shared/transport';
+import { multiRequestRouting } from '../../../shared/itemOperation';
 import { SIMPLIFIED_TASK_FIELDS } from '../../shared/simplify';
 import { checkTitle, outputAfterWrite, requireUpdateFields, TASK_RESOURCE } from '../../shared/taskFields';
 import { taskCloseDescription } from './close';
 import { taskCreateDescription } from './create';
 import { taskDeleteDescription } from './delete';
 import { taskGetDescription, unwrapTaskOrFail } from './get';
-import { getManyTasks, taskGetManyDescription } from './getAll';
+import { listTasks, taskGetManyDescription } from './getAll';
 import { taskMoveDescription, sendMoveTargets } from './move';
 import { taskReopenDescription } from './reopen';
-import { scheduleInCalendar } from './schedule';
+import { scheduleTask } from './schedule';
 import { SCHEDULE, taskScheduleDescription } from './scheduleFields';
 import { taskUpdateDescription } from './update';
 
@@ -71,7 +71,7 @@ export const taskDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many tasks',
 				description: 'List open tasks, optionally only those changed after a given time',
-				routing: customOperationRouting(getManyTasks),
+				routing: multiRequestRouting(listTasks),
 			},
 			{
 				name: 'Move',
@@ -100,7 +100,7 @@ export const taskDescription: INodeProperties[] = [
 				action: 'Schedule a task in a calendar',
 				description:
 					'Book the first free slot for a task as an event in a calendar (time-blocking), within working hours and before its due date; run again, it keeps the block while it is free and moves it when not',
-				routing: customOperationRouting(scheduleInCalendar),
+				routing: multiRequestRouting(scheduleTask),
 			},
 			{
 				name: 'Update',

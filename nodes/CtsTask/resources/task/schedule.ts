@@ -1,5 +1,5 @@
 import { DateTime, Duration } from 'luxon';
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { resolveCalendar } from '../../../CtsEvent/shared/calendarTarget';
 import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
@@ -8,7 +8,8 @@ import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocal
 import { invalidField, quoted } from '../../../shared/errors';
 import { locatorValue, toStringList } from '../../../shared/fields';
 import { busyEvents, eventInterval, freeSlots, mergeBusy, notBusyReason, type Interval, type WorkingHours } from '../../../shared/freeTime';
-import { ctsRequest, forEachItem } from '../../../shared/transport';
+import type { OperationItem } from '../../../shared/itemOperation';
+import { ctsRequest } from '../../../shared/transport';
 import { readWorkingHours } from '../../../shared/workingHours';
 import { MAX_RANGE_MONTHS } from '../../../CtsEvent/resources/calendar/findFreeTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
@@ -47,9 +48,8 @@ interface ScheduleQuery {
 }
 
 /** The fields of one item that need no request, checked. */
-function readQuery(context: IExecuteFunctions, itemIndex: number): ScheduleQuery {
+function readQuery({ context, itemIndex, parameter }: OperationItem): ScheduleQuery {
 	const node = context.getNode();
-	const parameter = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
 	const taskId = locatorValue(parameter('taskId', '')).trim();
 	if (!taskId) throw invalidField(node, 'Task', 'choose a task from the list or enter its ID', itemIndex);
 	const zone = String(parameter('timeZone', '') || context.getTimezone());
@@ -82,7 +82,7 @@ function readQuery(context: IExecuteFunctions, itemIndex: number): ScheduleQuery
 }
 
 /** The task (1 point); one that is unknown, deleted or done cannot be scheduled. */
-async function readTask(context: IExecuteFunctions, itemIndex: number, taskId: string): Promise<IDataObject> {
+async function readTask({ context, itemIndex }: OperationItem, taskId: string): Promise<IDataObject> {
 	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id: taskId } }, itemIndex);
 	const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
 	const node = context.getNode();
@@ -95,7 +95,7 @@ async function readTask(context: IExecuteFunctions, itemIndex: number, taskId: s
 }
 
 /** The block's length and the search range, from the fields or else from the task. */
-function lengthAndRange(context: IExecuteFunctions, itemIndex: number, query: ScheduleQuery, task: IDataObject): { lengthMs: number; range: Interval } {
+function lengthAndRange({ context, itemIndex }: OperationItem, query: ScheduleQuery, task: IDataObject): { lengthMs: number; range: Interval } {
 	const node = context.getNode();
 	let lengthMinutes = query.lengthMinutes;
 	if (lengthMinutes === undefined) {
@@ -125,9 +125,9 @@ function lengthAndRange(context: IExecuteFunctions, itemIndex: number, query: Sc
 }
 
 /** The calendar the block goes in, from the calendar list: one the user may write to. */
-async function blockCalendar(context: IExecuteFunctions, itemIndex: number): Promise<CalendarInfo> {
+async function blockCalendar({ context, itemIndex, parameter }: OperationItem): Promise<CalendarInfo> {
 	const problem = (field: string, text: string, description?: string) => invalidField(context.getNode(), field, text, itemIndex, description);
-	const { accountId, calendarId } = await resolveCalendar(context, context.getNodeParameter('calendarId', itemIndex, ''), '', problem);
+	const { accountId, calendarId } = await resolveCalendar(context, parameter('calendarId', ''), '', problem);
 	const calendar = (await listCalendars(context)).find((candidate) => candidate.accountId === accountId && candidate.id === calendarId);
 	if (!calendar) throw problem('Calendar', `no calendar with ID ${quoted(calendarId)} in the accounts of this credential`);
 	if (!isWritable(calendar)) throw problem('Calendar', `the user may not write to ${quoted(calendarName(calendar))}`, 'Choose a calendar from the list: it offers those the user may write to.');
@@ -142,12 +142,13 @@ function isoMinutes(minutes: number): string {
 
 const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
 
-/** Schedules one item's task; the output names what happened: created, kept or moved. */
-async function scheduleTask(context: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const query = readQuery(context, itemIndex);
-	const task = await readTask(context, itemIndex, query.taskId);
-	const { lengthMs, range } = lengthAndRange(context, itemIndex, query, task);
-	const target = await blockCalendar(context, itemIndex);
+/** Task → Schedule in Calendar for one item; the output names what happened: created, kept or moved. */
+export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> {
+	const { context, itemIndex } = item;
+	const query = readQuery(item);
+	const task = await readTask(item, query.taskId);
+	const { lengthMs, range } = lengthAndRange(item, query, task);
+	const target = await blockCalendar(item);
 	const checked = await chosenCalendars(context, itemIndex, query.checkValues, 'Check Calendars');
 	if (!checked.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id)) checked.push(target);
 	const { events, notices: skipped, unreadable } = await listCalendarEvents(context, itemIndex, checked, {
@@ -175,7 +176,7 @@ async function scheduleTask(context: IExecuteFunctions, itemIndex: number): Prom
 	if (current?.interval) {
 		const { start, end } = current.interval;
 		const stillFree = end - start === lengthMs && freeSlots(range, busy, rules).some((slot) => slot.start <= start && end <= slot.end);
-		if (stillFree) return output('kept', current.event);
+		if (stillFree) return [output('kept', current.event)];
 	}
 	const slot = freeSlots(range, busy, { ...rules, stepMinutes: query.stepMinutes })[0];
 	if (!slot) {
@@ -196,7 +197,7 @@ async function scheduleTask(context: IExecuteFunctions, itemIndex: number): Prom
 	};
 	if (current) {
 		const moved = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: current.event.id, ...timing } }, itemIndex);
-		return output('moved', { ...moved, previousStart: utc(current.interval?.start ?? 0) });
+		return [output('moved', { ...moved, previousStart: utc(current.interval?.start ?? 0) })];
 	}
 	const description = `Time blocked for the task ${String(task.title)}.\n\n${blockMarker(query.taskId)}`;
 	const created = await ctsRequest.call(
@@ -205,9 +206,5 @@ async function scheduleTask(context: IExecuteFunctions, itemIndex: number): Prom
 		{ method: 'POST', url: '/v3/events/create', body: { ...timing, title: task.title, description, freeBusyStatus: 'busy' } },
 		itemIndex,
 	);
-	return output('created', ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? created);
-}
-
-export async function scheduleInCalendar(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await forEachItem(this, async (itemIndex) => [await scheduleTask(this, itemIndex)]);
+	return [output('created', ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? created)];
 }

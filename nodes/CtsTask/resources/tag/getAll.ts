@@ -1,0 +1,16 @@
+import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
+import { showFor } from '../../shared/tagFields';
+
+/** Most tags one list call answers with. */
+const MAX_TAG_LIMIT = 1000;
+
+/** The tags list answers a bare array: one item per tag. */
+export async function eachTag(this: IExecuteSingleFunctions, items: INodeExecutionData[], response: IN8nHttpFullResponse): Promise<INodeExecutionData[]> {
+	return Array.isArray(response.body) ? (response.body as IDataObject[]).map((json) => ({ json })) : items;
+}
+
+export const tagGetManyDescription: INodeProperties[] = [
+	...returnAllAndLimitFields(showFor('getAll'), { routing: limitRouting('query', MAX_TAG_LIMIT), maximum: MAX_TAG_LIMIT }),
+];
