@@ -28,8 +28,8 @@ async function apiCalls() {
 }
 
 describe('Create', () => {
-	it('creates a task from its title and outputs the whole task read back', async () => {
-		const { items, error } = await run({ operation: 'create', title: 'Write report' });
+	it('creates a task from its title and, with Return Task on, outputs the whole task read back (2 calls)', async () => {
+		const { items, error } = await run({ operation: 'create', title: 'Write report', returnTask: true });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject({
@@ -44,12 +44,22 @@ describe('Create', () => {
 		expect(calls[1].query).toEqual({ id: items[0].json.id });
 	});
 
-	it('outputs only the ID, with one call, when Return Task is off', async () => {
+	it('by default outputs the ID, the fields sent and success, with one call (1 point)', async () => {
+		const parentId = await sandbox.createTask({ title: 'Parent' });
+		await sandbox.clearRequests();
+		const { items, error } = await run({ operation: 'create', title: 'Quick', additionalFields: { priority: 3, parentTaskId: parentId } });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({ id: expect.any(String), title: 'Quick', priority: 3, parentTaskId: parentId, success: true });
+		expect(Object.keys(items[0].json)[0]).toBe('id');
+		expect(await apiCalls()).toHaveLength(1);
+		expect(await sandbox.getTask(items[0].json.id as string)).toMatchObject({ title: 'Quick', priority: 3 });
+	});
+
+	it('outputs the same one-call shape when Return Task is set off explicitly', async () => {
 		const { items, error } = await run({ operation: 'create', title: 'Quick', returnTask: false });
 		expect(error).toBeUndefined();
-		expect(Object.keys(items[0].json)).toEqual(['id']);
+		expect(items[0].json).toEqual({ id: expect.any(String), title: 'Quick', success: true });
 		expect(await apiCalls()).toHaveLength(1);
-		expect(await sandbox.getTask(items[0].json.id as string)).toMatchObject({ title: 'Quick' });
 	});
 
 	it('maps every additional field to the request body', async () => {
@@ -243,7 +253,7 @@ describe('Get', () => {
 });
 
 describe('Update', () => {
-	it('sends only the fields that were set and, with Return Task off, outputs { id, success }', async () => {
+	it('sends only the fields that were set and, with Return Task off, outputs { id, the fields sent, success }', async () => {
 		const id = await sandbox.createTask({ title: 'Old', description: 'keep me', priority: 2 });
 		await sandbox.clearRequests();
 		const { items, error } = await run({
@@ -253,8 +263,9 @@ describe('Update', () => {
 			updateFields: { title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' },
 		});
 		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({ id, success: true });
+		expect(items[0].json).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin', success: true });
 		const [update] = await apiCalls();
+		expect(await apiCalls()).toHaveLength(1);
 		expect(update.body).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' });
 		expect(await sandbox.getTask(id)).toMatchObject({ title: 'New', description: 'keep me', priority: 2, progress: 'in-process' });
 	});
@@ -298,6 +309,7 @@ describe('Move', () => {
 		const a = await sandbox.createTask({ title: 'A' });
 		const b = await sandbox.createTask({ title: 'B' });
 		await sandbox.clearRequests();
+		const outputs: unknown[] = [];
 		for (const parameters of [
 			{ taskId: b, position: 'first', parent: 'keep' },
 			{ taskId: a, position: 'after', previousTaskId: b, parent: 'under', parentTaskId: parent },
@@ -305,9 +317,11 @@ describe('Move', () => {
 		]) {
 			const { items, error } = await run({ operation: 'move', returnTask: false, ...parameters });
 			expect(error).toBeUndefined();
-			expect(items[0].json).toEqual({ id: parameters.taskId, success: true });
+			outputs.push(items[0].json);
 		}
 		const bodies = (await apiCalls()).map((call) => call.body);
+		// The output is the request's fields (as sent) and success, with no read-back.
+		expect(outputs).toEqual(bodies.map((body) => ({ ...(body as object), success: true })));
 		expect(bodies).toEqual([
 			{ id: b, previousId: null },
 			{ id: a, previousId: b, parentId: parent },

@@ -231,11 +231,12 @@ describe('consistency between the Task node and its trigger', () => {
 		expect(items.map((item) => item.json.title)).toEqual(['urgent work']);
 	});
 
-	it('every write has the same Return Task option, on by default, with the same Output choice', () => {
+	it('every write has the same Return Task option, off by default, its hint stating its cost', () => {
 		const properties = new CtsTask().description.properties;
 		const returnTask = properties.filter((property) => property.name === 'returnTask');
 		expect(returnTask.flatMap((property) => property.displayOptions?.show?.operation)).toEqual(['create', 'update', 'move', 'close', 'reopen']);
-		expect(new Set(returnTask.map((property) => `${property.displayName}|${String(property.default)}`))).toEqual(new Set(['Return Task|true']));
+		expect(new Set(returnTask.map((property) => `${property.displayName}|${String(property.default)}`))).toEqual(new Set(['Return Task|false']));
+		expect([...new Set(returnTask.map((property) => property.hint))]).toEqual([expect.stringContaining('each item costs 1 more point')]);
 	});
 });
 
