@@ -231,6 +231,13 @@ describe('consistency between the Task node and its trigger', () => {
 		expect(items.map((item) => item.json.title)).toEqual(['urgent work']);
 	});
 
+	it('Event Create asks how the end is set, End Time or Duration, as calendar nodes label them', () => {
+		const endMode = new CtsEvent().description.properties.find((property) => property.name === 'endMode' && property.displayOptions?.show?.operation?.includes('create'));
+		expect(endMode?.displayName).toBe('Set End By');
+		expect((endMode?.options as INodePropertyOptions[]).map((option) => `${option.name}=${String(option.value)}`)).toEqual(['End Time=end', 'Duration=duration']);
+		expect(endMode?.default).toBe('end');
+	});
+
 	it('every write has the same Return Task option, off by default, its hint stating its cost', () => {
 		const properties = new CtsTask().description.properties;
 		const returnTask = properties.filter((property) => property.name === 'returnTask');
