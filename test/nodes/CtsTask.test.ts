@@ -205,7 +205,7 @@ describe('Create', () => {
 			returnTask: false,
 			additionalFields: { progress: '={{ "in-process" }}' },
 		});
-		expect(error?.message).toMatch(/^The service rejected the request: "Progress" must be one of/);
+		expect(error?.message).toBe('The service rejected the request: Progress must be one of: needs-action, completed');
 		expect(error?.message).not.toContain('["');
 		expect(error?.description).toMatch(/HTTP 400 · errorRef \S+/);
 		expect(error?.httpCode).toBe('400');
@@ -435,6 +435,8 @@ describe('authentication and limits', () => {
 			});
 			expect([parameters.operation, error?.message]).toEqual([parameters.operation, 'Could not reach the service']);
 			expect(error?.description).toMatch(/^ECONNREFUSED: check the Base URL/);
+			// No answer, no HTTP status: the editor's "Error code" row stays empty rather than reading "none".
+			expect([parameters.operation, error?.httpCode ?? null]).toEqual([parameters.operation, null]);
 		}
 	});
 

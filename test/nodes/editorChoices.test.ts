@@ -250,7 +250,7 @@ describe('consistency between the Task node and its trigger', () => {
 describe('service errors in the editor\'s words', () => {
 	it('names the field as the editor labels it and shows the errorRef once, in the description', async () => {
 		const { error } = await runEvent({ ...{ operation: 'create', title: 'x', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'UTC' }, calendarId: { __rl: true, mode: 'id', value: 'cal-alice-a-primary' }, accountId: 'acc-nobody' });
-		expect(error?.message).toBe('The service rejected the request: "Account" does not name a calendar account of this user');
+		expect(error?.message).toBe('The service rejected the request: Account does not name a calendar account of this user');
 		expect(error?.description).toMatch(/^HTTP 400 · errorRef [\w-]+$/);
 	});
 
@@ -260,6 +260,6 @@ describe('service errors in the editor\'s words', () => {
 			{ continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
-		expect(items[0].json.error).toMatch(/^The service rejected the request: "Account" does not name a calendar account of this user \(errorRef [\w-]+\)$/);
+		expect(items[0].json.error).toMatch(/^The service rejected the request: Account does not name a calendar account of this user \(errorRef [\w-]+\)$/);
 	});
 });
