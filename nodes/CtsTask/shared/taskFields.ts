@@ -307,7 +307,8 @@ async function recordSentFields(this: IExecuteSingleFunctions, requestOptions: I
 function sentFields(context: IExecuteSingleFunctions): IDataObject {
 	const body = itemState(context).sentRequest?.body;
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
-	const { id: _id, relatedTo, ...fields } = body as IDataObject;
+	const { relatedTo, ...fields } = body as IDataObject;
+	delete fields.id;
 	if (relatedTo && typeof relatedTo === 'object') {
 		const parent = Object.entries(relatedTo as Record<string, IDataObject>).find(([, relation]) => (relation?.relation as IDataObject | undefined)?.parent === true);
 		if (parent) fields.parentTaskId = parent[0];
