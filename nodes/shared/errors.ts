@@ -318,11 +318,15 @@ export function invalidField(
 	problem: string,
 	itemIndex: number,
 	description?: string,
-): NodeOperationError {
+): NodeApiError {
 	const named = (isToolNode(node) && toolArgumentFor(node.parameters, field)) || field;
-	return new NodeOperationError(node, `${named}: ${problem}`, {
+	const message = `${named}: ${problem}`;
+	// A NodeApiError without an HTTP status: RoutingNode passes it on as it is, where it re-wraps any
+	// other error with the error code "none", which the editor would show under the message.
+	return new NodeApiError(node, { message } as JsonObject, {
+		message,
 		itemIndex,
-		description: isToolNode(node) ? description?.replace(EXPRESSION_ADVICE, '') : description,
+		description: (isToolNode(node) ? description?.replace(EXPRESSION_ADVICE, '') : description) ?? '',
 	});
 }
 

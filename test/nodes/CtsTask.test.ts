@@ -138,6 +138,8 @@ describe('Create', () => {
 		const { error, items } = await run({ operation: 'create', ...parameters });
 		expect(items).toHaveLength(0);
 		expect(error?.message).toContain(message);
+		// No request, no HTTP status: the editor shows no "Error code" row (RoutingNode gave other errors "none").
+		expect(error?.httpCode ?? null).toBeNull();
 		expect(await apiCalls()).toHaveLength(0);
 	});
 
