@@ -9,6 +9,10 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import { withEditorLabels } from './serviceWording';
+
+export { fieldLabel, withEditorLabels } from './serviceWording';
+
 /** Characters that would break a message or a log line: C0 and C1 controls, line and paragraph separators. */
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
@@ -54,6 +58,7 @@ export function decodeServiceMessage(message: unknown): string {
 	return trimmed;
 }
 
+
 const STATUS_HEADLINES: Record<number, string> = {
 	400: 'The service rejected the request',
 	401: 'Authentication failed',
@@ -94,63 +99,6 @@ function isConnectionProblem(status: number, message: string, context: unknown):
 	if (status !== 401 && status !== 403) return false;
 	const connection = context && typeof context === 'object' ? (context as IDataObject).connection : undefined;
 	return connection !== undefined || /calendar connection/i.test(message);
-}
-
-/**
- * The service's field names as the editor labels them. Identifiers are replaced wherever they
- * appear; plain words only where a message starts with the field ("title must be …"), since
- * they are ordinary words elsewhere.
- */
-const FIELD_LABELS: Record<string, string> = {
-	accountId: 'Account',
-	calendarId: 'Calendar',
-	calendarIds: 'Calendars',
-	taskListId: 'Task List ID',
-	timeZone: 'Time Zone',
-	recurrenceIdTimeZone: 'Recurrence ID Time Zone',
-	showWithoutTime: 'All Day',
-	recurrenceId: 'Recurrence ID',
-	masterEventId: 'Master Event ID',
-	seriesUpdateMode: 'Series Mode',
-	recurrenceRules: 'Recurrence',
-	useDefaultAlerts: 'Use Default Alerts',
-	estimatedDuration: 'Estimated Duration',
-	descriptionContentType: 'Description Format',
-	freeBusyStatus: 'Free/Busy',
-	updatedAfter: 'Updated After',
-	occurrenceStart: 'Occurrence Start',
-	previousId: 'Previous Task',
-	parentId: 'Parent Task',
-	relatedTo: 'Parent Task',
-	notifyOrganizer: 'Notify Organizer',
-};
-const LEADING_LABELS: Record<string, string> = {
-	title: 'Title',
-	description: 'Description',
-	due: 'Due',
-	priority: 'Priority',
-	progress: 'Progress',
-	start: 'Start',
-	end: 'End',
-	duration: 'Duration',
-	limit: 'Limit',
-	tags: 'Tags',
-	comment: 'Comment',
-	id: 'ID',
-};
-
-/** The label the editor shows for one of the service's field names (the name itself when it has none). */
-export function fieldLabel(name: string): string {
-	return FIELD_LABELS[name] ?? LEADING_LABELS[name] ?? name;
-}
-
-/** A service message in the editor's words: its field names replaced by the labels users see. */
-export function withEditorLabels(message: string): string {
-	let text = message.replace(/\b[a-z]+(?:[A-Z][a-z]*)+s?\b/g, (word) => (FIELD_LABELS[word] ? `"${FIELD_LABELS[word]}"` : word));
-	text = text.replace(/(^|; )([a-z]+)(?= (?:must|should|is|are) )/g, (match, start: string, word: string) =>
-		LEADING_LABELS[word] ? `${start}"${LEADING_LABELS[word]}"` : match,
-	);
-	return text;
 }
 
 function headline(status: number, resource?: string): string {
@@ -305,7 +253,7 @@ export function networkError(node: INode, error: unknown, itemIndex?: number): N
 	const result = new NodeApiError(node, { message }, {
 		message,
 		description: `${code}: check the Base URL or Sync URL of the credential and that the service is reachable from n8n.`,
-		httpCode: 'none',
+		// No HTTP status: there was no answer. n8n shows an "Error code" row for any code given, even "none".
 		itemIndex,
 		failure: { cause: 'temporarily-unavailable' },
 	});
@@ -370,11 +318,15 @@ export function invalidField(
 	problem: string,
 	itemIndex: number,
 	description?: string,
-): NodeOperationError {
+): NodeApiError {
 	const named = (isToolNode(node) && toolArgumentFor(node.parameters, field)) || field;
-	return new NodeOperationError(node, `${named}: ${problem}`, {
+	const message = `${named}: ${problem}`;
+	// A NodeApiError without an HTTP status: RoutingNode passes it on as it is, where it re-wraps any
+	// other error with the error code "none", which the editor would show under the message.
+	return new NodeApiError(node, { message } as JsonObject, {
+		message,
 		itemIndex,
-		description: isToolNode(node) ? description?.replace(EXPRESSION_ADVICE, '') : description,
+		description: (isToolNode(node) ? description?.replace(EXPRESSION_ADVICE, '') : description) ?? '',
 	});
 }
 

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 /**
  * What one item's request steps (preSend, the transport, postReceive) pass on to each other.
@@ -14,6 +14,8 @@ interface ItemState {
 	currentEvent?: Promise<IDataObject>;
 	/** Removals the service may have ignored (no read to resolve them first): checked after the answer. */
 	unverifiedRemovals?: { alerts: Array<{ action: string; offset: string }>; locations: string[] };
+	/** The request of a write, kept so its output can show the fields sent without reading the object back. */
+	sentRequest?: IHttpRequestOptions;
 	/** Hands the answer's rate-limit headers to the point budget of the request being sent. */
 	learnFromAnswer?: (headers: IDataObject | undefined) => void;
 }

@@ -44,6 +44,20 @@ export async function cachedList<T>(
 	}
 }
 
+/**
+ * A list already read for this service user and still fresh, or undefined: never a request. For
+ * output that can show more when the node happens to have a list (tag names), at no cost.
+ */
+export async function listIfCached<T>(context: ServiceContext, credentialType: CredentialType, name: string, maxAgeMs = LIST_REUSE_MS): Promise<T | undefined> {
+	const entry = entries.get(`${await credentialUserKey(context, credentialType)}|${name}`);
+	if (!entry || Date.now() - entry.readAt >= maxAgeMs) return undefined;
+	try {
+		return (await entry.answer) as T;
+	} catch {
+		return undefined;
+	}
+}
+
 /** What a list offers in place of itself when the service does not have it. */
 export type ListFallback = 'byId' | 'expression';
 

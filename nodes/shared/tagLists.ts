@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ServiceContext } from './credentialUser';
-import { cachedList, readForPicker } from './listCache';
+import { cachedList, listIfCached, readForPicker } from './listCache';
 import { ctsRequest } from './transport';
 
 /** A live tag as `GET /v3/tags/list` gives it. */
@@ -20,6 +20,20 @@ export async function listTags(context: ServiceContext): Promise<TagInfo[]> {
 		const answer = (await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tags/list' })) as unknown;
 		return Array.isArray(answer) ? (answer as TagInfo[]) : [];
 	});
+}
+
+/**
+ * Names of the given tag IDs, in their order, when the tag list was read in the last minute
+ * (a tag picker opened, a filter by tag): never a list call of its own. Undefined when the list
+ * is not at hand or names only some of the tags (a partial list would mislead).
+ */
+export async function tagNamesIfKnown(context: ServiceContext, tagIds: unknown): Promise<string[] | undefined> {
+	if (!Array.isArray(tagIds) || tagIds.length === 0) return undefined;
+	const tags = await listIfCached<TagInfo[]>(context, 'ctsApi', 'tags');
+	if (!tags) return undefined;
+	const names = new Map(tags.map((tag) => [tag.id, tag.name]));
+	const found = tagIds.map((id) => names.get(String(id)));
+	return found.every((name): name is string => typeof name === 'string') ? found : undefined;
 }
 
 /** Dropdown of the tags, by name. */

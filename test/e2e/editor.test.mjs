@@ -142,10 +142,19 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	});
 
 	it('shows the right fields for each operation', async () => {
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask']);
+		// Return Task is off (one point per write), and its hint says what switching it on costs.
+		assert.equal(await page.locator('[data-test-id="parameter-input-returnTask"] .el-switch.is-checked').count(), 0, 'Return Task is off by default');
+		assert.equal(await page.locator('[data-test-id="parameter-input-returnTask"] .el-switch').count(), 1, 'Return Task is a switch');
+		assert.match(await page.locator('[data-test-id="ndv"]').innerText(), /each item costs 1 more point: 2 instead of 1/);
+		// The Output choice belongs to the task read back: it appears with Return Task on.
+		await page.locator('[data-test-id="parameter-input-returnTask"] .el-switch').click();
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask', 'output']);
+		await page.locator('[data-test-id="parameter-input-returnTask"] .el-switch').click();
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask']);
 		await shot('node-form-task-create');
 		await chooseOperation('Move');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'position', 'parent', 'returnTask', 'output']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'position', 'parent', 'returnTask']);
 		await shot('node-form-move');
 		await chooseOperation('Get');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'output']);
@@ -154,15 +163,15 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		// Filters (several options) is offered as an "Add Filter" dropdown.
 		assert.ok(await page.locator('[data-test-id="ndv"]').evaluate((ndv) => ndv.innerHTML.includes('Add Filter')), 'the Filters collection is offered');
 		await chooseOperation('Update');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'returnTask', 'output']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'returnTask']);
 		await chooseOperation('Delete');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId']);
 		await chooseOperation('Reopen');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask', 'output']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask']);
 		await chooseOperation('Complete');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask', 'output']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'occurrenceStart', 'returnTask']);
 		await chooseOperation('Create');
-		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask', 'output']);
+		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask']);
 	});
 
 	it('opens the credential and its test passes', async () => {
@@ -211,7 +220,10 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await shot('node-tags');
 		await page.keyboard.press('Escape');
 		await page.click('[data-test-id="node-execute-button"]');
-		await page.locator('[data-test-id="output-panel"]').getByText('Tagged in the editor').first().waitFor();
+		const tagged = page.locator('[data-test-id="output-panel"]');
+		await tagged.getByText('Tagged in the editor').first().waitFor();
+		// The tag names come from the list the dropdown read: no list call of their own.
+		await tagged.getByText('tagNames').first().waitFor();
 		const { body } = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '10' } });
 		assert.deepEqual(body.data.tasks.map((task) => [task.title, task.tags]), [['Tagged in the editor', ['tag-alice-urgent', 'tag-alice-work']]]);
 		const lists = (await sandbox.requests()).filter((call) => call.path === '/v3/tags/list');
@@ -295,8 +307,14 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		assert.ok(!(await formFields(tab)).includes('accountId'));
 
 		await tab.locator('[data-test-id="parameter-input-title"] input').first().fill('Picked in the editor');
-		// Start stays at its default ({{ $now }}); the length is given as a Duration (default one hour).
+		// Start stays at its default ({{ $now }}); the end is set by a Duration (default one hour).
+		assert.match(await tab.locator('[data-test-id="ndv"]').innerText(), /Set End By/);
 		await tab.click('[data-test-id="parameter-input-endMode"]');
+		await option(tab, /^End Time/).waitFor();
+		assert.deepEqual(
+			(await tab.locator('.el-select-dropdown__item:visible, [role="option"]:visible').allTextContents()).map((name) => name.trim().split(/\s{2,}|\n/)[0]).filter((name) => /^(End Time|Duration)/.test(name)).map((name) => name.replace(/(End Time|Duration).*/, '$1')),
+			['End Time', 'Duration'],
+		);
 		await option(tab, /^Duration/).click();
 		await tab.click('[data-test-id="parameter-input-timeZone"]');
 		await tab.keyboard.type('Europe/Berl');

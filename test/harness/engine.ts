@@ -241,6 +241,8 @@ export interface NodeRunOptions {
 	typeVersion?: number;
 	/** The workflow's time zone (n8n's default is America/New_York). */
 	timezone?: string;
+	/** Node settings of the editor's Settings tab (Retry On Fail, Max. Tries, Wait Between Tries). */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 }
 
 export interface NodeRunResult {
@@ -308,6 +310,7 @@ export class Engine {
 			credentials: nodeCredentials,
 			continueOnFail: options.continueOnFail,
 			onError: options.continueOnFail ? 'continueRegularOutput' : undefined,
+			...options.settings,
 		};
 		const connections = { Input: { main: [[{ node: 'CTS', type: NodeConnectionTypes.Main, index: 0 }]] } };
 		const workflowData = { id: 'test-workflow', name: 'Test', nodes: [input, node], connections };

@@ -28,8 +28,8 @@ async function apiCalls() {
 }
 
 describe('Create', () => {
-	it('creates a task from its title and outputs the whole task read back', async () => {
-		const { items, error } = await run({ operation: 'create', title: 'Write report' });
+	it('creates a task from its title and, with Return Task on, outputs the whole task read back (2 calls)', async () => {
+		const { items, error } = await run({ operation: 'create', title: 'Write report', returnTask: true });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject({
@@ -44,12 +44,22 @@ describe('Create', () => {
 		expect(calls[1].query).toEqual({ id: items[0].json.id });
 	});
 
-	it('outputs only the ID, with one call, when Return Task is off', async () => {
+	it('by default outputs the ID, the fields sent and success, with one call (1 point)', async () => {
+		const parentId = await sandbox.createTask({ title: 'Parent' });
+		await sandbox.clearRequests();
+		const { items, error } = await run({ operation: 'create', title: 'Quick', additionalFields: { priority: 3, parentTaskId: parentId } });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({ id: expect.any(String), title: 'Quick', priority: 3, parentTaskId: parentId, success: true });
+		expect(Object.keys(items[0].json)[0]).toBe('id');
+		expect(await apiCalls()).toHaveLength(1);
+		expect(await sandbox.getTask(items[0].json.id as string)).toMatchObject({ title: 'Quick', priority: 3 });
+	});
+
+	it('outputs the same one-call shape when Return Task is set off explicitly', async () => {
 		const { items, error } = await run({ operation: 'create', title: 'Quick', returnTask: false });
 		expect(error).toBeUndefined();
-		expect(Object.keys(items[0].json)).toEqual(['id']);
+		expect(items[0].json).toEqual({ id: expect.any(String), title: 'Quick', success: true });
 		expect(await apiCalls()).toHaveLength(1);
-		expect(await sandbox.getTask(items[0].json.id as string)).toMatchObject({ title: 'Quick' });
 	});
 
 	it('maps every additional field to the request body', async () => {
@@ -128,6 +138,8 @@ describe('Create', () => {
 		const { error, items } = await run({ operation: 'create', ...parameters });
 		expect(items).toHaveLength(0);
 		expect(error?.message).toContain(message);
+		// No request, no HTTP status: the editor shows no "Error code" row (RoutingNode gave other errors "none").
+		expect(error?.httpCode ?? null).toBeNull();
 		expect(await apiCalls()).toHaveLength(0);
 	});
 
@@ -195,7 +207,7 @@ describe('Create', () => {
 			returnTask: false,
 			additionalFields: { progress: '={{ "in-process" }}' },
 		});
-		expect(error?.message).toMatch(/^The service rejected the request: "Progress" must be one of/);
+		expect(error?.message).toBe('The service rejected the request: Progress must be one of: needs-action, completed');
 		expect(error?.message).not.toContain('["');
 		expect(error?.description).toMatch(/HTTP 400 · errorRef \S+/);
 		expect(error?.httpCode).toBe('400');
@@ -243,7 +255,7 @@ describe('Get', () => {
 });
 
 describe('Update', () => {
-	it('sends only the fields that were set and, with Return Task off, outputs { id, success }', async () => {
+	it('sends only the fields that were set and, with Return Task off, outputs { id, the fields sent, success }', async () => {
 		const id = await sandbox.createTask({ title: 'Old', description: 'keep me', priority: 2 });
 		await sandbox.clearRequests();
 		const { items, error } = await run({
@@ -253,8 +265,9 @@ describe('Update', () => {
 			updateFields: { title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' },
 		});
 		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({ id, success: true });
+		expect(items[0].json).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin', success: true });
 		const [update] = await apiCalls();
+		expect(await apiCalls()).toHaveLength(1);
 		expect(update.body).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' });
 		expect(await sandbox.getTask(id)).toMatchObject({ title: 'New', description: 'keep me', priority: 2, progress: 'in-process' });
 	});
@@ -298,6 +311,7 @@ describe('Move', () => {
 		const a = await sandbox.createTask({ title: 'A' });
 		const b = await sandbox.createTask({ title: 'B' });
 		await sandbox.clearRequests();
+		const outputs: unknown[] = [];
 		for (const parameters of [
 			{ taskId: b, position: 'first', parent: 'keep' },
 			{ taskId: a, position: 'after', previousTaskId: b, parent: 'under', parentTaskId: parent },
@@ -305,9 +319,11 @@ describe('Move', () => {
 		]) {
 			const { items, error } = await run({ operation: 'move', returnTask: false, ...parameters });
 			expect(error).toBeUndefined();
-			expect(items[0].json).toEqual({ id: parameters.taskId, success: true });
+			outputs.push(items[0].json);
 		}
 		const bodies = (await apiCalls()).map((call) => call.body);
+		// The output is the request's fields (as sent) and success, with no read-back.
+		expect(outputs).toEqual(bodies.map((body) => ({ ...(body as object), success: true })));
 		expect(bodies).toEqual([
 			{ id: b, previousId: null },
 			{ id: a, previousId: b, parentId: parent },
@@ -421,6 +437,8 @@ describe('authentication and limits', () => {
 			});
 			expect([parameters.operation, error?.message]).toEqual([parameters.operation, 'Could not reach the service']);
 			expect(error?.description).toMatch(/^ECONNREFUSED: check the Base URL/);
+			// No answer, no HTTP status: the editor's "Error code" row stays empty rather than reading "none".
+			expect([parameters.operation, error?.httpCode ?? null]).toEqual([parameters.operation, null]);
 		}
 	});
 

@@ -86,7 +86,7 @@ describe('a read-back that fails after the write', () => {
 		await failReads();
 		const { error } = await run({ operation: 'update', taskId: id, updateFields: { title: 'After' }, returnTask: true });
 		expect(error?.message).toMatch(new RegExp(`^The change to task ${id} was made, but reading the task back failed: The service failed`));
-		expect(error?.description).toMatch(/^Turn off the option to read the task back, or read it with the Get operation\. HTTP 500/);
+		expect(error?.description).toMatch(/^Turn off Return Task, or read the task with the Get operation\. HTTP 500/);
 		expect(await calls()).toEqual(['POST /v3/tasks/update 204', ...Array(4).fill('GET /v3/tasks 500')]);
 		await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
 		expect((await sandbox.getTask(id))!.title).toBe('After');
@@ -94,7 +94,7 @@ describe('a read-back that fails after the write', () => {
 
 	it('Create with Return Task: the task exists once, and the error names it', async () => {
 		await failReads();
-		const { error } = await run({ operation: 'create', title: 'Made once' });
+		const { error } = await run({ operation: 'create', title: 'Made once', returnTask: true });
 		const created = (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/create');
 		expect(created).toHaveLength(1);
 		await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });

@@ -231,18 +231,26 @@ describe('consistency between the Task node and its trigger', () => {
 		expect(items.map((item) => item.json.title)).toEqual(['urgent work']);
 	});
 
-	it('every write has the same Return Task option, on by default, with the same Output choice', () => {
+	it('Event Create asks how the end is set, End Time or Duration, as calendar nodes label them', () => {
+		const endMode = new CtsEvent().description.properties.find((property) => property.name === 'endMode' && property.displayOptions?.show?.operation?.includes('create'));
+		expect(endMode?.displayName).toBe('Set End By');
+		expect((endMode?.options as INodePropertyOptions[]).map((option) => `${option.name}=${String(option.value)}`)).toEqual(['End Time=end', 'Duration=duration']);
+		expect(endMode?.default).toBe('end');
+	});
+
+	it('every write has the same Return Task option, off by default, its hint stating its cost', () => {
 		const properties = new CtsTask().description.properties;
 		const returnTask = properties.filter((property) => property.name === 'returnTask');
 		expect(returnTask.flatMap((property) => property.displayOptions?.show?.operation)).toEqual(['create', 'update', 'move', 'close', 'reopen']);
-		expect(new Set(returnTask.map((property) => `${property.displayName}|${String(property.default)}`))).toEqual(new Set(['Return Task|true']));
+		expect(new Set(returnTask.map((property) => `${property.displayName}|${String(property.default)}`))).toEqual(new Set(['Return Task|false']));
+		expect([...new Set(returnTask.map((property) => property.hint))]).toEqual([expect.stringContaining('each item costs 1 more point')]);
 	});
 });
 
 describe('service errors in the editor\'s words', () => {
 	it('names the field as the editor labels it and shows the errorRef once, in the description', async () => {
 		const { error } = await runEvent({ ...{ operation: 'create', title: 'x', start: '2026-12-01T09:00:00', end: '2026-12-01T10:00:00', timeZone: 'UTC' }, calendarId: { __rl: true, mode: 'id', value: 'cal-alice-a-primary' }, accountId: 'acc-nobody' });
-		expect(error?.message).toBe('The service rejected the request: "Account" does not name a calendar account of this user');
+		expect(error?.message).toBe('The service rejected the request: Account does not name a calendar account of this user');
 		expect(error?.description).toMatch(/^HTTP 400 · errorRef [\w-]+$/);
 	});
 
@@ -252,6 +260,6 @@ describe('service errors in the editor\'s words', () => {
 			{ continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
-		expect(items[0].json.error).toMatch(/^The service rejected the request: "Account" does not name a calendar account of this user \(errorRef [\w-]+\)$/);
+		expect(items[0].json.error).toMatch(/^The service rejected the request: Account does not name a calendar account of this user \(errorRef [\w-]+\)$/);
 	});
 });

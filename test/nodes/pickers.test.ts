@@ -453,6 +453,38 @@ describe('Calendar resource', () => {
 });
 
 describe('Tags', () => {
+	const runTask = (parameters: IDataObject) =>
+		engine.runNode({ type: 'ctsTask', parameters: { resource: 'task', ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+
+	it('a write names the tags picked from the dropdown in its output, from the list the dropdown read: no list call of its own', async () => {
+		await engine.runLoadOptions('getTags', options('ctsTask'));
+		await sandbox.clearRequests();
+		const created = await runTask({ operation: 'create', title: 'Tagged', additionalFields: { tags: ['tag-alice-work', 'tag-alice-urgent'] } });
+		expect(created.error).toBeUndefined();
+		expect(created.items[0].json).toEqual({
+			id: expect.any(String),
+			title: 'Tagged',
+			tags: ['tag-alice-work', 'tag-alice-urgent'],
+			tagNames: ['Work', 'Urgent'],
+			success: true,
+		});
+		const read = await runTask({ operation: 'update', taskId: created.items[0].json.id, updateFields: { priority: 1 }, returnTask: true });
+		expect(read.items[0].json).toMatchObject({ tags: ['tag-alice-work', 'tag-alice-urgent'], tagNames: ['Work', 'Urgent'] });
+		expect((await listCalls()).map(({ call }) => call)).toEqual(['POST /v3/tasks/create', 'POST /v3/tasks/update', 'GET /v3/tasks']);
+	});
+
+	it('without the tag list at hand (or a minute after it was read), the output has the tag IDs only, and no list is read for names', async () => {
+		const created = await runTask({ operation: 'create', title: 'Tagged', additionalFields: { tags: ['tag-alice-work'] } });
+		expect(created.items[0].json).toEqual({ id: expect.any(String), title: 'Tagged', tags: ['tag-alice-work'], success: true });
+		await engine.runLoadOptions('getTags', options('ctsTask'));
+		later(MINUTE + 1);
+		await sandbox.clearRequests();
+		const read = await runTask({ operation: 'get', taskId: created.items[0].json.id });
+		expect(read.items[0].json.tags).toEqual(['tag-alice-work']);
+		expect(read.items[0].json).not.toHaveProperty('tagNames');
+		expect((await listCalls()).map(({ call }) => call)).toEqual(['GET /v3/tasks']);
+	});
+
 	it('the dropdown lists the tags by name (Task node and Task Trigger alike), once a minute', async () => {
 		const tags = await engine.runLoadOptions('getTags', options('ctsTask'));
 		expect(tags).toEqual([
@@ -539,10 +571,11 @@ describe('Task, From List', () => {
 		expect(got.items[0].json).toMatchObject({ id: first, title: 'First' });
 		const moved = await runTask({ operation: 'move', returnTask: false, taskId: picked(third), position: 'after', previousTaskId: picked(first), parent: 'under', parentTaskId: picked(second) });
 		expect(moved.error).toBeUndefined();
-		expect(moved.items[0].json).toEqual({ id: third, success: true });
+		expect(moved.items[0].json).toEqual({ id: third, previousId: first, parentId: second, success: true });
 		expect((await sandbox.requests()).at(-1)!.body).toEqual({ id: third, previousId: first, parentId: second });
 		const child = await runTask({ operation: 'create', title: 'Child', additionalFields: { parentTaskId: { __rl: true, mode: 'id', value: first } } });
-		expect(child.items[0].json.relatedTo).toEqual({ [first]: { '@type': 'Relation', relation: { parent: true } } });
+		expect(child.items[0].json.parentTaskId).toBe(first);
+		expect((await sandbox.getTask(child.items[0].json.id as string))!.relatedTo).toEqual({ [first]: { '@type': 'Relation', relation: { parent: true } } });
 		const updated = await runTask({ operation: 'update', taskId: { __rl: true, mode: 'id', value: second }, updateFields: { title: 'Second (renamed)' } });
 		expect(updated.items[0].json).toMatchObject({ id: second, title: 'Second (renamed)' });
 	});

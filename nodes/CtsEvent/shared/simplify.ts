@@ -1,7 +1,6 @@
 import { Duration } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { compact, pick } from '../../shared/output';
 import { eventEnd } from './timing';
 
 /** Fields of a simplified event, in output order. */
@@ -34,8 +33,16 @@ export const SIMPLIFIED_EVENT_FIELDS = [
 	'notices',
 ];
 
-const values = (map: unknown): IDataObject[] =>
-	map && typeof map === 'object' ? (Object.values(map as IDataObject).filter((entry) => entry && typeof entry === 'object') as IDataObject[]) : [];
+/** The object entries of a map (`participants`, `alerts`, `locations` are maps by ID). */
+function values(map: unknown): IDataObject[] {
+	const entries: IDataObject[] = [];
+	if (!map || typeof map !== 'object') return entries;
+	for (const key in map as IDataObject) {
+		const entry = (map as IDataObject)[key];
+		if (entry && typeof entry === 'object') entries.push(entry as IDataObject);
+	}
+	return entries;
+}
 
 /** An object without `@type`, at any depth (recurrence rules carry it on each weekday, `NDay`). */
 const withoutType = (object: IDataObject): IDataObject =>
@@ -52,48 +59,77 @@ const withoutType = (object: IDataObject): IDataObject =>
 			]),
 	);
 
+/** Sets `key` unless the value is undefined (the service omits fields that have no value). */
+function put(target: IDataObject, key: string, value: unknown): void {
+	if (value !== undefined) target[key] = value as IDataObject[string];
+}
+
+function simplifyParticipant(participant: IDataObject): IDataObject {
+	const simplified: IDataObject = {};
+	put(simplified, 'email', participant.email);
+	put(simplified, 'name', participant.name);
+	put(simplified, 'status', participant.participationStatus);
+	const roles: string[] = [];
+	const given = participant.roles as IDataObject | undefined;
+	if (given && typeof given === 'object') for (const role in given) if (given[role] === true) roles.push(role);
+	simplified.roles = roles;
+	put(simplified, 'accountOwner', participant.accountOwner);
+	return simplified;
+}
+
+/** ISO 8601 offsets of alerts (`-PT15M`) as minutes before; a list's alerts share a handful. */
+const minutesBefore = new Map<string, number | undefined>();
+
+function simplifyAlert(alert: IDataObject): IDataObject {
+	const offset = String(((alert.trigger ?? {}) as IDataObject).offset ?? '');
+	if (!minutesBefore.has(offset)) {
+		if (minutesBefore.size >= 1000) minutesBefore.clear();
+		const duration = Duration.fromISO(offset);
+		minutesBefore.set(offset, duration.isValid ? -duration.as('minutes') : undefined);
+	}
+	const simplified: IDataObject = {};
+	put(simplified, 'action', alert.action);
+	simplified.offset = offset;
+	put(simplified, 'minutesBefore', minutesBefore.get(offset));
+	return simplified;
+}
+
 /**
  * An event as people read it: participants and alerts as arrays, `end` next to `start`, the
  * meeting link as `meetingUrl`, no `@type` and no service or provider prefixes. Keys the service
  * derives (base64 of e-mail addresses and alert contents) are left out: they are the service's
- * business, and the node computes them itself when writing.
+ * business, and the node computes them itself when writing. Built field by field, without
+ * intermediate objects: Get Many simplifies tens of thousands of events at a time.
  */
 export function simplifyEvent(event: IDataObject): IDataObject {
-	const derived = (event['service.example:derived'] ?? {}) as IDataObject;
-	const metadata = (event['service.example:metadata'] ?? {}) as IDataObject;
-	const participants = values(event.participants).map((participant) =>
-		compact({
-			...pick(participant, ['email', 'name']),
-			status: participant.participationStatus,
-			roles: Object.entries((participant.roles ?? {}) as IDataObject)
-				.filter(([, on]) => on === true)
-				.map(([role]) => role),
-			accountOwner: participant.accountOwner,
-		}),
-	);
-	const alerts = values(event.alerts).map((alert) => {
-		const offset = String(((alert.trigger ?? {}) as IDataObject).offset ?? '');
-		const minutes = Duration.fromISO(offset).isValid ? -Duration.fromISO(offset).as('minutes') : undefined;
-		return compact({ action: alert.action, offset, minutesBefore: minutes });
-	});
+	const derived = event['service.example:derived'] as IDataObject | undefined;
+	const metadata = event['service.example:metadata'] as IDataObject | undefined;
+	const participants = values(event.participants).map(simplifyParticipant);
+	const alerts = values(event.alerts).map(simplifyAlert);
 	const locations = values(event.locations).map((location) => String(location.name ?? ''));
-	const rules = Array.isArray(event.recurrenceRules) ? (event.recurrenceRules as IDataObject[]).map(withoutType) : undefined;
-	return compact({
-		...pick(event, ['id', 'title', 'start']),
-		end: eventEnd(event),
-		...pick(event, ['timeZone']),
-		allDay: event.showWithoutTime,
-		...pick(event, ['duration', 'description']),
-		locations: locations.length > 0 ? locations : undefined,
-		participants: participants.length > 0 ? participants : undefined,
-		alerts: alerts.length > 0 ? alerts : undefined,
-		...pick(event, ['useDefaultAlerts']),
-		recurrenceRules: rules,
-		...pick(event, ['recurrenceId', 'masterEventId']),
-		meetingUrl: (derived.virtualRoom as IDataObject | undefined)?.url ?? event['provider.example:hangoutLink'],
-		...pick(event, ['privacy', 'freeBusyStatus']),
-		colorId: event['provider.example:colorId'],
-		taskId: metadata.taskId,
-		...pick(event, ['calendarId', 'accountId', 'integrationId', 'created', 'updated', 'notices']),
-	});
+	const simplified: IDataObject = {};
+	put(simplified, 'id', event.id);
+	put(simplified, 'title', event.title);
+	put(simplified, 'start', event.start);
+	put(simplified, 'end', eventEnd(event));
+	put(simplified, 'timeZone', event.timeZone);
+	put(simplified, 'allDay', event.showWithoutTime);
+	put(simplified, 'duration', event.duration);
+	put(simplified, 'description', event.description);
+	if (locations.length > 0) simplified.locations = locations;
+	if (participants.length > 0) simplified.participants = participants;
+	if (alerts.length > 0) simplified.alerts = alerts;
+	put(simplified, 'useDefaultAlerts', event.useDefaultAlerts);
+	if (Array.isArray(event.recurrenceRules)) simplified.recurrenceRules = (event.recurrenceRules as IDataObject[]).map(withoutType);
+	put(simplified, 'recurrenceId', event.recurrenceId);
+	put(simplified, 'masterEventId', event.masterEventId);
+	put(simplified, 'meetingUrl', (derived?.virtualRoom as IDataObject | undefined)?.url ?? event['provider.example:hangoutLink']);
+	put(simplified, 'privacy', event.privacy);
+	put(simplified, 'freeBusyStatus', event.freeBusyStatus);
+	put(simplified, 'colorId', event['provider.example:colorId']);
+	put(simplified, 'taskId', metadata?.taskId);
+	for (const key of TRAILING_FIELDS) put(simplified, key, event[key]);
+	return simplified;
 }
+
+const TRAILING_FIELDS = ['calendarId', 'accountId', 'integrationId', 'created', 'updated', 'notices'];

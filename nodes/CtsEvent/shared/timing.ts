@@ -5,7 +5,7 @@ import {
 	hasExplicitOffset,
 	isIanaZone,
 	isIsoDuration,
-	localInterval,
+	localEnd,
 	LOCAL_DATE_TIME_FORMAT,
 	notIanaZoneProblem,
 	parseDateInput,
@@ -130,6 +130,5 @@ export function durationBetween(start: DateTime, end: DateTime): string {
 
 /** The end of an event as LocalDateTime in its zone: start plus duration (all-day: the day after the last). */
 export function eventEnd(event: { start?: unknown; duration?: unknown; timeZone?: unknown }): string | undefined {
-	// toISO cut to seconds is the LocalDateTime format, at half the cost of toFormat (Get Many simplifies thousands).
-	return localInterval(event.start, event.duration, event.timeZone)?.end.toISO({ includeOffset: false })?.slice(0, 19);
+	return localEnd(event.start, event.duration, event.timeZone);
 }

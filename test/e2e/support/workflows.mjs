@@ -109,9 +109,11 @@ export function taskOperationsWorkflow(prefix) {
 					tags: ['tag-alice-work', 'tag-alice-urgent'],
 					estimatedDuration: 'PT1H15M',
 				},
+				returnTask: true,
 			}),
-			task('Create Subtask', { operation: 'create', title: 'E2E child', additionalFields: { parentTaskId: byId(ref('Create')) } }),
-			task('Create ID Only', { operation: 'create', title: 'E2E id only', returnTask: false }),
+			task('Create Subtask', { operation: 'create', title: 'E2E child', additionalFields: { parentTaskId: byId(ref('Create')) }, returnTask: true }),
+			// The default: one call, the output is the ID, the fields sent and success.
+			task('Create ID Only', { operation: 'create', title: 'E2E id only' }),
 			task('Get', { operation: 'get', taskId: byId(ref('Create')) }),
 			task('Update', {
 				operation: 'update',

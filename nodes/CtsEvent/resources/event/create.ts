@@ -57,12 +57,12 @@ export const eventCreateDescription: INodeProperties[] = [
 		displayOptions,
 	},
 	{
-		displayName: 'Length Given As',
+		displayName: 'Set End By',
 		name: 'endMode',
 		type: 'options',
 		options: [
-			{ name: 'End', value: 'end', description: 'Give the end; the node computes the duration' },
-			{ name: 'Duration', value: 'duration', description: 'Give an ISO 8601 duration such as PT45M' },
+			{ name: 'End Time', value: 'end', description: 'When the event ends; the node computes the duration' },
+			{ name: 'Duration', value: 'duration', description: 'How long the event lasts, as an ISO 8601 duration such as PT45M' },
 		],
 		default: 'end',
 		displayOptions,

@@ -10,7 +10,7 @@ import {
 import { locatorValue } from '../../../shared/fields';
 import { shapeOutput } from '../../../shared/output';
 import { simplifyTask } from '../../shared/simplify';
-import { taskIdField } from '../../shared/taskFields';
+import { taskIdField, withTagNames } from '../../shared/taskFields';
 import { quoted } from '../../../shared/errors';
 
 /**
@@ -30,7 +30,9 @@ export async function unwrapTaskOrFail(
 			description: 'Check the task ID, or pick the task from the list. Tasks of other accounts are not visible.',
 		});
 	}
-	return [{ json: shapeOutput((name, fallback) => this.getNodeParameter(name, fallback), task, simplifyTask) }];
+	const shaped = shapeOutput((name, fallback) => this.getNodeParameter(name, fallback), task, simplifyTask);
+	// Raw output stays the service's task; the simplified one names the tags where the node knows them.
+	return [{ json: this.getNodeParameter('output', 'simplified') === 'raw' ? shaped : await withTagNames(this, shaped) }];
 }
 
 export const taskGetDescription: INodeProperties[] = [

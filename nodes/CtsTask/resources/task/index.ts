@@ -43,7 +43,7 @@ export const taskDescription: INodeProperties[] = [
 				routing: {
 					request: { method: 'POST', url: '/v3/tasks/create' },
 					send: { preSend: [checkTitle] },
-					output: { postReceive: [outputAfterWrite('returnTask', {})] },
+					output: { postReceive: [afterChange] },
 				},
 			},
 			{
