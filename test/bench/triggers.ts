@@ -10,9 +10,9 @@
 // First: sets n8n's environment before n8n-core loads, and loads the nodes.
 import { apiCredential, CtsEventTrigger, CtsTaskTrigger } from './setup';
 
-import { cronNodeOptions, type IDataObject, type INodeExecutionData, type INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { PollHarness } from '../harness/engine';
+import { PollHarness, withPollTimes } from '../harness/engine';
 import { timedEvent } from '../harness/sandboxClient';
 import { table, type Row } from './report';
 import { SandboxProcess } from './sandboxProcess';
@@ -43,24 +43,12 @@ async function fresh(): Promise<void> {
 	await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_S });
 }
 
-/** The node type as n8n loads a polling node: with its Poll Times parameter. */
-function loaded(nodeType: INodeType): INodeType {
-	nodeType.description.properties.unshift({
-		displayName: 'Poll Times',
-		name: 'pollTimes',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: { item: [{ mode: 'everyMinute' }] },
-		options: cronNodeOptions,
-	});
-	return nodeType;
-}
 
 const taskTrigger = (name: string) =>
-	new PollHarness(loaded(new CtsTaskTrigger()), 'ctsTaskTrigger', { events: ['created', 'updated'], filters: {}, options: { budgetShare: SHARE }, pollTimes: EVERY_MINUTE }, apiCredential(sandbox), {}, name);
+	new PollHarness(withPollTimes(new CtsTaskTrigger()), 'ctsTaskTrigger', { events: ['created', 'updated'], filters: {}, options: { budgetShare: SHARE }, pollTimes: EVERY_MINUTE }, apiCredential(sandbox), {}, name);
 const eventTrigger = (name: string) =>
 	new PollHarness(
-		loaded(new CtsEventTrigger()),
+		withPollTimes(new CtsEventTrigger()),
 		'ctsEventTrigger',
 		{ ...target, calendarIds: target.calendarId, events: ['created', 'updated', 'cancelled'], lookAheadDays: 14, lookBackDays: 0, options: { budgetShare: SHARE }, pollTimes: EVERY_MINUTE },
 		apiCredential(sandbox),

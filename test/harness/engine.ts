@@ -17,6 +17,7 @@ import {
 	WorkflowHasIssuesError,
 } from 'n8n-core';
 import {
+	cronNodeOptions,
 	ICredentialsHelper,
 	NodeConnectionTypes,
 	Workflow,
@@ -427,6 +428,19 @@ export async function testCredential(
  * the static data from its JSON form, as after an n8n restart; `restartFromStored()` reloads what
  * n8n's default path has stored of it (see `stored`).
  */
+/** A polling node type as n8n loads it: with the Poll Times parameter n8n-core's directory loader adds. */
+export function withPollTimes<T extends INodeType>(nodeType: T): T {
+	nodeType.description.properties.unshift({
+		displayName: 'Poll Times',
+		name: 'pollTimes',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: { item: [{ mode: 'everyMinute' }] },
+		options: cronNodeOptions,
+	});
+	return nodeType;
+}
+
 export class PollHarness {
 	private workflow!: Workflow;
 	private readonly node: INode;

@@ -5,11 +5,11 @@
  * the test, and this process's clock (`Date.now`, which the package's budget reads) moves with it,
  * so a 15-minute window passes in a step.
  */
-import { cronNodeOptions, type IDataObject, type INodeExecutionData, type INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
-import { PollHarness } from '../harness/engine';
+import { PollHarness, withPollTimes } from '../harness/engine';
 import { timedEvent } from '../harness/sandboxClient';
 import { triggerSandbox } from '../harness/triggerSandbox';
 
@@ -33,22 +33,10 @@ async function advance(seconds: number) {
 
 const realBudget = async () => await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_S });
 
-/** The node type as n8n loads a polling node: with its Poll Times parameter (n8n-core's directory loader adds it). */
-function loaded<T extends INodeType>(nodeType: T): T {
-	nodeType.description.properties.unshift({
-		displayName: 'Poll Times',
-		name: 'pollTimes',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: { item: [{ mode: 'everyMinute' }] },
-		options: cronNodeOptions,
-	});
-	return nodeType;
-}
 
 function taskTrigger(name: string, parameters: IDataObject = {}) {
 	return new PollHarness(
-		loaded(new CtsTaskTrigger()),
+		withPollTimes(new CtsTaskTrigger()),
 		'ctsTaskTrigger',
 		{ events: ['created', 'updated'], filters: {}, options: {}, pollTimes: EVERY_MINUTE, ...parameters },
 		credentials(),
@@ -195,7 +183,7 @@ describe('task trigger', () => {
 describe('event trigger', () => {
 	function eventTrigger(name: string, events = ['created', 'updated', 'cancelled']) {
 		return new PollHarness(
-			loaded(new CtsEventTrigger()),
+			withPollTimes(new CtsEventTrigger()),
 			'ctsEventTrigger',
 			{
 				accountId: target.accountId,
