@@ -275,6 +275,22 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): No
 	return new NodeOperationError(node, (error as Error)?.message ?? String(error), { itemIndex });
 }
 
+/**
+ * A package error without an HTTP status, as a NodeApiError without one. n8n's RoutingNode passes a
+ * NodeApiError on as it is, but re-wraps any other error with the error code "none", which the
+ * editor would show under the message (read from n8n-core 1.123.81 and 2.41.1, RoutingNode.runNode).
+ */
+export function withoutErrorCode(node: INode, error: NodeApiError | NodeOperationError, itemIndex: number): NodeApiError {
+	if (error instanceof NodeApiError) return error;
+	const result = new NodeApiError(node, { message: error.message } as JsonObject, {
+		message: error.message,
+		description: error.description ?? '',
+		itemIndex,
+	});
+	Object.assign(result.context, error.context);
+	return result;
+}
+
 /** Whether an error is a request that failed before any answer arrived. */
 export function isNetworkError(error: unknown): boolean {
 	return typeof (error as NodeApiError)?.context?.networkErrorCode === 'string';

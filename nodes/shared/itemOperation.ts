@@ -1,7 +1,7 @@
 import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ServiceContext } from './credentialUser';
-import { errorItem, toNodeError } from './errors';
+import { errorItem, toNodeError, withoutErrorCode } from './errors';
 import type { ParameterReader } from './output';
 
 /** One input item of an operation that takes several requests: where it runs, its index and its parameters. */
@@ -28,7 +28,7 @@ export async function pairedOutput(
 	} catch (error) {
 		const nodeError = toNodeError(context.getNode(), error, itemIndex);
 		if ('continueOnFail' in context && context.continueOnFail()) return [errorItem(nodeError, itemIndex)];
-		throw nodeError;
+		throw withoutErrorCode(context.getNode(), nodeError, itemIndex);
 	}
 }
 

@@ -234,6 +234,9 @@ describe('Get', () => {
 	it('raises "task not found" for an unknown ID, and for another user\'s task', async () => {
 		const unknown = await run({ operation: 'get', taskId: 'no-such-task' });
 		expect(unknown.error?.message).toContain('Task not found');
+		// An answer the node judged, not an HTTP failure: the editor shows no "Error code" row.
+		expect(unknown.error?.httpCode ?? null).toBeNull();
+		expect(unknown.error?.description).toContain('ID');
 		const bobsTask = await sandbox.createTask({ title: 'Bob only' }, 'sandbox-bob-key');
 		const foreign = await run({ operation: 'get', taskId: bobsTask });
 		expect(foreign.error?.message).toContain('Task not found');
