@@ -1,8 +1,9 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
+import { pointsFor } from '../shared/budget';
 import { listTaskPage, walkTasks, type TaskCursor } from '../shared/taskPaging';
 import { ctsRequest } from '../shared/transport';
-import { checkFitsBudget } from '../shared/triggerBudget';
+import { PollPurse } from '../shared/triggerBudget';
 
 /**
  * Task Completed and Task Deleted. The task list returns only open tasks, so a completed or
@@ -14,8 +15,8 @@ import { checkFitsBudget } from '../shared/triggerBudget';
 /** The most open tasks followed: about 53 bytes of static data each (ID and `updated` in ms). */
 export const MAX_OPEN_TASKS = 10_000;
 
-/** Reads by ID made between two checks of the budget (each costs 1 point; a check asks for 10). */
-const READS_PER_BUDGET_CHECK = 10;
+const LIST_POINTS = pointsFor('/v3/tasks/list');
+const READ_POINTS = pointsFor('/v3/tasks');
 
 /** Completed tasks remembered for Fetch Test Event. */
 const RECENT_COMPLETED = 5;
@@ -51,21 +52,22 @@ const ms = (value: unknown) => Date.parse(String(value));
 
 /**
  * One check: first the tasks that left the set are read by ID, then the open tasks are read on
- * from where the previous check stopped. Every page and every ten reads ask the budget first; a
- * check that may not go on stops there and returns what it found, and the next check goes on
+ * from where the previous check stopped. The check's allowance is asked once (so its reads keep the
+ * trigger's even pacing) and every page and read takes from it; a check that may not go on stops there and returns what it found, and the next check goes on
  * from that point. The first read after activation only learns the open tasks.
  */
 export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskState | undefined, budgetShare: number): Promise<OpenTaskPoll> {
 	const state: OpenTaskState = JSON.parse(JSON.stringify(previous ?? {})) as OpenTaskState;
 	const tasks: IDataObject[] = [];
+	const purse = new PollPurse(this, budgetShare);
 
 	// Tasks that left the set at the end of the previous check, when the budget stopped their reads.
-	if (!(await readGone(this, state, tasks, budgetShare))) return { tasks, state };
+	if (!(await readGone(this, state, tasks, purse))) return { tasks, state };
 
 	const scan = state.scan ?? { cursor: { idsAtUpdated: [] }, seen: {} };
 	let paused = false;
 	const result = await walkTasks(async (after, limit) => {
-		if (!(await checkFitsBudget(this, budgetShare))) {
+		if (!(await purse.take(LIST_POINTS))) {
 			// An empty page ends the walk where it stands.
 			paused = true;
 			return [];
@@ -106,19 +108,19 @@ export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskStat
 	delete state.scan;
 	if (Object.keys(leaving).length > 0) {
 		state.gone = leaving;
-		await readGone(this, state, tasks, budgetShare);
+		await readGone(this, state, tasks, purse);
 	}
 	return { tasks, state };
 }
 
 /**
- * Reads the tasks that left the set, ten per check of the budget, adding what they tell to
+ * Reads the tasks that left the set while the check's allowance holds, adding what they tell to
  * `tasks`. Whether all were read; those left stay in `state.gone` for the next check.
  */
-async function readGone(context: IPollFunctions, state: OpenTaskState, tasks: IDataObject[], budgetShare: number): Promise<boolean> {
+async function readGone(context: IPollFunctions, state: OpenTaskState, tasks: IDataObject[], purse: PollPurse): Promise<boolean> {
 	const gone = Object.entries(state.gone ?? {});
 	for (let index = 0; index < gone.length; index++) {
-		if (index % READS_PER_BUDGET_CHECK === 0 && !(await checkFitsBudget(context, budgetShare))) return false;
+		if (!(await purse.take(READ_POINTS))) return false;
 		const [id, updatedMs] = gone[index];
 		const found = await classifyGone(context, id, updatedMs, state);
 		if (found) tasks.push(found);

@@ -110,6 +110,41 @@ function grant(lastReads: Map<string, number>, feed: string, points: number): Po
 	return { points };
 }
 
+/**
+ * What one poll may still spend, asked once per poll (a grant counts as the feed's read for the
+ * pacing, see {@link pollAllowance}) and then taken from request by request. When the budget was
+ * not known at the start, the allowance is asked again after the first request, whose answer
+ * told it; single reads (1 point) may go on within the trigger's share once the grant is spent.
+ */
+export class PollPurse {
+	private points?: number;
+	private reason?: string;
+	private spent = 0;
+
+	constructor(
+		private readonly context: IPollFunctions,
+		private readonly share: number,
+		private readonly feed = triggerSpender(context),
+	) {}
+
+	/** Whether a request of `cost` points may be sent now (its points are then counted as spent). */
+	async take(cost: number): Promise<boolean> {
+		if (this.points === undefined) ({ points: this.points, reason: this.reason } = await pollAllowance(this.context, this.share, this.feed));
+		else if (this.spent > 0 && (!Number.isFinite(this.points) || (this.points < cost && cost < LIST_POINTS))) {
+			// Learnt from the first answer; or single reads (1 point) after the paced list calls are spent:
+			// they may use the rest of the share in this check rather than wait for a read slot of their own.
+			this.points = (await pollAllowance(this.context, this.share, this.feed, true)).points;
+		}
+		if (this.points < cost) {
+			if (this.spent === 0) logSkipped(this.context, this.reason);
+			return false;
+		}
+		this.points -= cost;
+		this.spent += cost;
+		return true;
+	}
+}
+
 /** The list calls an allowance holds. */
 export function listCallsOf(allowance: PollAllowance): number {
 	return Math.floor(allowance.points / LIST_POINTS);

@@ -103,6 +103,39 @@ describe('task trigger', () => {
 		expect(await trigger.poll()).toBeNull();
 	}, 120_000);
 
+	it('with Task Completed chosen, the full reads of the open tasks keep the even pacing, and a completion is delivered once', async () => {
+		await realBudget();
+		const open = await backlog(150, 50);
+		const trigger = taskTrigger('Completed', { events: ['completed'] });
+		await advance(WINDOW_S);
+		// Learning the open tasks: one page per evenly spaced read; then a window of its own.
+		for (let minute = 0; minute < 5; minute++) {
+			expect(await trigger.poll()).toBeNull();
+			await advance(60);
+		}
+		await sandbox.control('limits', { points: null });
+		await sandbox.api('POST', '/v3/tasks/close', { body: { id: open[7] } });
+		await advance(WINDOW_S);
+		await realBudget();
+		await sandbox.clearRequests();
+
+		const readMinutes: number[] = [];
+		const completed: string[] = [];
+		for (let minute = 0; minute < 30; minute++) {
+			const before = (await listCalls()).length;
+			completed.push(...ids(await trigger.poll()));
+			if ((await listCalls()).length > before) readMinutes.push(minute);
+			await advance(60);
+		}
+		expect(completed).toEqual([open[7]]);
+		// A full read is two pages, read one per evenly spaced check (one every 128 s at 25%), never two
+		// in the same or the next minute, and no pause longer than that spacing plus one tick.
+		const gaps = readMinutes.slice(1).map((minute, index) => (minute - readMinutes[index]) * 60);
+		expect(readMinutes.length).toBeGreaterThanOrEqual(4);
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(120);
+		expect(Math.max(...gaps)).toBeLessThanOrEqual(WINDOW_S / 7 + 60);
+	}, 120_000);
+
 	it('four triggers of one user share one feed: at most 1.25 times the list calls of one, each change delivered once to each', async () => {
 		const run = async (count: number) => {
 			await sandbox.reset();
