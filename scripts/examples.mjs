@@ -389,7 +389,7 @@ export const MCP_TOOLS = [
 			lengthMinutes: `={{ ${fromAI('lengthMinutes', "Length of the block in minutes; 0: the task's estimated duration", 'number', 0)} || 60 }}`,
 			timeZone: ai('timeZone', `IANA time zone of the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (see ${'`'}now${'`'})`, 'string', ''),
 			workingHours: 'hours',
-			scheduleOptions: { unreadableCalendars: 'skip' },
+			options: { unreadableCalendars: 'skip' },
 		},
 	},
 	{

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 import { withToolInputs } from '../shared/toolInputs';
-import { pointBudgetOption, SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
+import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
 import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
@@ -71,7 +71,6 @@ export function eventNodeDescription(
 				'update:title': 'New title of the event',
 				description: 'Details of the event',
 			}),
-			pointBudgetOption,
 		],
 	};
 }
