@@ -4,7 +4,7 @@ import { withToolInputs } from '../shared/toolInputs';
 import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
-import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
+import { ATTENDEES_TOOL_TEXT, EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
 
 /**
  * Keeps the fields of one interface version and drops the `apiVersion` condition from them.
@@ -70,6 +70,7 @@ export function eventNodeDescription(
 			...withToolInputs(forApiVersion([...eventDescription, ...calendarDescription], version), {
 				'update:title': 'New title of the event',
 				description: 'Details of the event',
+				attendees: ATTENDEES_TOOL_TEXT,
 			}),
 		],
 	};
