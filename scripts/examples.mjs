@@ -119,7 +119,7 @@ export function exampleWorkflows(prefix, credentials) {
 					timeZone: 'Europe/Berlin',
 					additionalFields: {
 						recurrence: { rule: { frequency: 'weekly', interval: 1, byDay: ['mo'], ends: 'count', count: 6 } },
-						participants: { participant: [{ email: 'ann@example.com', name: 'Ann', roles: ['attendee'] }] },
+						attendees: 'Ann <ann@example.com>',
 						alerts: { alert: [{ minutesBefore: 10, action: 'display' }] },
 						useDefaultAlerts: false,
 					},
@@ -169,12 +169,7 @@ export function exampleWorkflows(prefix, credentials) {
 					duration: 'PT1H',
 					timeZone: 'Europe/Berlin',
 					additionalFields: {
-						participants: {
-							participant: [
-								{ email: 'alice@sandbox.example', name: 'Alice (the account owner)', roles: ['attendee'] },
-								{ email: 'bob@example.com', name: 'Bob', roles: ['owner', 'chair'] },
-							],
-						},
+						attendees: '"Alice (the account owner)" <alice@sandbox.example>, Bob <bob@example.com> (owner, chair)',
 					},
 				}),
 				v1('Accept', { operation: 'rsvp', eventId: id('Create Invitation'), rsvpAction: 'accept', comment: 'See you there', notifyOrganizer: true }),
@@ -298,7 +293,7 @@ export const MCP_TOOLS = [
 			timeZone: ai('timeZone', 'IANA time zone the event happens in, e.g. Europe/Berlin (not an offset such as +01:00)'),
 			additionalFields: {
 				description: ai('description', 'Details of the event as plain text. Empty string: none', 'string', ''),
-				attendees: ai('attendees', 'E-mail addresses of the people to invite, separated by commas or semicolons, each may be written Name <address>. Empty string: nobody', 'string', ''),
+				attendees: ai('attendees', 'E-mail addresses of the people to invite, separated by commas or semicolons, each may be written Name <address>, with roles in parentheses after it when not just attendee, e.g. Ann <ann@example.com> (optional). Empty string: nobody', 'string', ''),
 				rrule: ai('repeat', 'How the event repeats, as an iCalendar RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10 or FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20271231. Empty string: it does not repeat', 'string', ''),
 				requestVirtualRoom: `={{ ${fromAI('videoMeeting', 'Whether to attach a video meeting room; its link comes back as meetingUrl', 'boolean', false)} ? 'default' : undefined }}`,
 			},
@@ -389,7 +384,7 @@ export const MCP_TOOLS = [
 			lengthMinutes: `={{ ${fromAI('lengthMinutes', "Length of the block in minutes; 0: the task's estimated duration", 'number', 0)} || 60 }}`,
 			timeZone: ai('timeZone', `IANA time zone of the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (see ${'`'}now${'`'})`, 'string', ''),
 			workingHours: 'hours',
-			scheduleOptions: { unreadableCalendars: 'skip' },
+			options: { unreadableCalendars: 'skip' },
 		},
 	},
 	{

@@ -1,10 +1,10 @@
 import { NodeConnectionTypes, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 import { withToolInputs } from '../shared/toolInputs';
-import { pointBudgetOption, SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
+import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
-import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
+import { ATTENDEES_TOOL_TEXT, EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
 
 /**
  * Keeps the fields of one interface version and drops the `apiVersion` condition from them.
@@ -70,8 +70,8 @@ export function eventNodeDescription(
 			...withToolInputs(forApiVersion([...eventDescription, ...calendarDescription], version), {
 				'update:title': 'New title of the event',
 				description: 'Details of the event',
+				attendees: ATTENDEES_TOOL_TEXT,
 			}),
-			pointBudgetOption,
 		],
 	};
 }

@@ -4,7 +4,7 @@ import { ctsApiTest } from '../shared/credentialTests';
 import { getTags } from '../shared/tagLists';
 import { getTimeZones } from '../shared/timeZones';
 import { withToolInputs } from '../shared/toolInputs';
-import { pointBudgetOption, SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
+import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
 import { getReadableCalendars } from '../CtsEvent/listSearch/readableCalendars';
 import { searchCalendars } from '../CtsEvent/listSearch/searchCalendars';
 import { searchTags } from './listSearch/searchTags';
@@ -46,7 +46,6 @@ export class CtsTask implements INodeType {
 				default: TASK_RESOURCE,
 			},
 			...withToolInputs([...taskDescription, ...tagDescription], { 'create:name': 'Name of the tag', 'update:name': 'New name of the tag' }),
-			pointBudgetOption,
 		],
 	};
 

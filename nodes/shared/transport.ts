@@ -81,27 +81,32 @@ const EDITOR_MAX_WAIT_MS = 15_000;
 /** Waits before retrying a read after a 5xx or a network failure. */
 const READ_RETRY_DELAYS_MS = [250, 1000, 3000];
 
-/** The node option that sets the longest wait for the point budget (every action node has it). */
-export const pointBudgetOption: INodeProperties = {
-	displayName: 'Point Budget',
-	name: 'pointBudget',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
+/**
+ * The longest wait for the point budget, an option of every action node operation (the last
+ * entry of its Options collection, beside the operation's own options).
+ */
+export const maxWaitOption: INodeProperties = {
+	displayName: 'Maximum Wait (Seconds)',
+	name: 'maxWaitSeconds',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: DEFAULT_MAX_WAIT_SECONDS,
 	description:
-		"The service allows 300 points per 15 minutes per user (a list call costs 10, any other call 1). Requests wait their turn and are sent at the budget's pace.",
-	options: [
-		{
-			displayName: 'Maximum Wait (Seconds)',
-			name: 'maxWaitSeconds',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: DEFAULT_MAX_WAIT_SECONDS,
-			description:
-				'How long a request may wait for the budget to refill when it is used up. The default covers a whole 15-minute window; 0 fails at once. When the node is a tool of an AI agent or MCP server, the default is 20 seconds, so the agent gets an answer before it gives up.',
-		},
-	],
+		"How long a request may wait for the point budget to refill when it is used up. The service allows 300 points per 15 minutes per user (a list call costs 10, any other call 1); requests wait their turn and are sent at the budget's pace. The default covers a whole 15-minute window; 0 fails at once. When the node is a tool of an AI agent or MCP server, the default is 20 seconds, so the agent gets an answer before it gives up.",
 };
+
+/** The Options collection of operations whose only option is {@link maxWaitOption}. */
+export function maxWaitOnlyOptions(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options: [maxWaitOption],
+	};
+}
 
 const endOfExecution = new WeakMap<object, AbortSignal>();
 
@@ -151,8 +156,8 @@ function waitingRules(context: ServiceContext, itemIndex?: number): WaitingRules
 	const fallback = isTool(context) ? TOOL_MAX_WAIT_SECONDS : DEFAULT_MAX_WAIT_SECONDS;
 	const seconds =
 		'getItemIndex' in context
-			? context.getNodeParameter('pointBudget.maxWaitSeconds', fallback)
-			: context.getNodeParameter('pointBudget.maxWaitSeconds', itemIndex ?? 0, fallback);
+			? context.getNodeParameter('options.maxWaitSeconds', fallback)
+			: context.getNodeParameter('options.maxWaitSeconds', itemIndex ?? 0, fallback);
 	const maxWaitSeconds = Number(seconds);
 	return {
 		job: `execution:${context.getExecutionId()}`,
@@ -218,8 +223,8 @@ function budgetError(context: ServiceContext, exhausted: BudgetExhausted, itemIn
 	const error = new NodeOperationError(context.getNode(), `Rate limit: the account's point budget is used up (${remaining}${resets})`.replace('(;', '(').replace('( ', '('), {
 		itemIndex,
 		description: isTool(context)
-			? `Nothing was sent: call again after the reset. As a tool the node waits for the budget at most ${TOOL_MAX_WAIT_SECONDS} s by default (Point Budget → Maximum Wait), so the caller gets an answer before it gives up.`
-			: `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting requests. The node waits for the budget to refill only as long as Point Budget → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out. Each list call costs 10 points, any other call 1; the service allows 300 points per 15 minutes.`,
+			? `Nothing was sent: call again after the reset. As a tool the node waits for the budget at most ${TOOL_MAX_WAIT_SECONDS} s by default (Options → Maximum Wait), so the caller gets an answer before it gives up.`
+			: `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting requests. The node waits for the budget to refill only as long as Options → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out. Each list call costs 10 points, any other call 1; the service allows 300 points per 15 minutes.`,
 	});
 	error.context.budget = { neededPoints: exhausted.neededPoints, remaining: exhausted.remaining, limit: exhausted.limit, resetAt: resetAt?.toISOString() };
 	return error;

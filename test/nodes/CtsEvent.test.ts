@@ -99,7 +99,7 @@ describe('Create', () => {
 			end: '2026-12-02T15:00:00',
 			timeZone: 'Europe/Berlin',
 			additionalFields: {
-				participants: { participant: [{ email: 'ann@example.com', name: 'Ann', roles: ['attendee', 'optional'] }] },
+				attendees: 'Ann <ann@example.com> (attendee, optional)',
 				alerts: { alert: [{ minutesBefore: 15, action: 'display' }, { minutesBefore: 90, action: 'email' }] },
 				description: 'Agenda',
 				privacy: 'private',
@@ -162,7 +162,8 @@ describe('Create', () => {
 			{ additionalFields: { useDefaultAlerts: true, alerts: { alert: [{ minutesBefore: 10, action: 'display' }] } } },
 			'Use Default Alerts: cannot be combined with Alerts',
 		],
-		['a participant without an e-mail address', { additionalFields: { participants: { participant: [{ email: 'ann' }] } } }, 'Participants: "ann" is not an e-mail address'],
+		['an attendee without an e-mail address', { additionalFields: { attendees: 'ann (optional)' } }, 'Attendees: "ann" is not an e-mail address'],
+		['an attendee role that does not exist', { additionalFields: { attendees: 'Ann <ann@example.com> (optinal)' } }, 'Attendees: "optinal" after "ann@example.com" is not a role: use attendee, chair, contact, informational, optional, owner'],
 	])('refuses %s before any request, naming the field', async (_name, parameters, message) => {
 		const { error } = await run({
 			operation: 'create',
@@ -429,7 +430,7 @@ describe('Get Many', () => {
 });
 
 describe('Update', () => {
-	it('changes only the fields given; participants are added, changed and removed individually', async () => {
+	it('changes only the fields given; attendees are added, changed and removed individually', async () => {
 		const created = await createEvent({
 			participants: {
 				[base64('ann@example.com')]: { '@type': 'Participant', email: 'ann@example.com', roles: { attendee: true } },
@@ -443,7 +444,7 @@ describe('Update', () => {
 			...target,
 			updateFields: {
 				title: 'Renamed',
-				participants: { participant: [{ email: 'cid@example.com', name: 'Cid', roles: ['attendee'] }] },
+				attendees: 'Cid <cid@example.com>',
 				participantsToRemove: 'bob@example.com',
 			},
 		});

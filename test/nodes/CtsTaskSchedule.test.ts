@@ -117,7 +117,7 @@ describe('Schedule in Calendar', () => {
 		expect(noRoom.error?.message).toBe('No free slot of 90 minutes between 2026-12-01 11:00 and 2026-12-01 12:00 (Europe/Berlin) within the working hours 09:00–17:00');
 		expect(noRoom.error?.description).toContain('The block the task has is no longer free and was left as it is.');
 		const other = await task({ title: 'Plan', due: undefined });
-		const far = await schedule(other, { notBefore: '2026-12-05T00:00:00', scheduleOptions: { slotStep: 60 } });
+		const far = await schedule(other, { notBefore: '2026-12-05T00:00:00', options: { slotStep: 60 } });
 		// Saturday and Sunday are not working days.
 		expect(far.items[0].json).toMatchObject({ event: { title: 'Plan', start: '2026-12-07T09:00:00' } });
 		// The first task's block (09:15–10:45) is busy time for the next one.
@@ -151,10 +151,10 @@ describe('Schedule in Calendar', () => {
 		expect(expired.error?.message).toMatch(/^Check Calendars: cannot read "Side Project" \(cal-alice-expired\)/);
 		expect(await blocksIn()).toEqual([]);
 		// Skipped when asked: the block is booked and the output says what was left out.
-		const skipped = await schedule(id, { checkCalendars: [A, 'acc-alice-expired/cal-alice-expired'], scheduleOptions: { unreadableCalendars: 'skip' } });
+		const skipped = await schedule(id, { checkCalendars: [A, 'acc-alice-expired/cal-alice-expired'], options: { unreadableCalendars: 'skip' } });
 		expect(skipped.items[0].json).toMatchObject({ action: 'created', notices: [expect.stringMatching(/^Skipped "Side Project" \(cal-alice-expired\): it cannot be read/)] });
 		// Never the block's own calendar: its block could not be found again.
-		const own = await schedule(id, { calendarId: { mode: 'id', value: 'cal-alice-expired' }, checkCalendars: [], scheduleOptions: { unreadableCalendars: 'skip' } });
+		const own = await schedule(id, { calendarId: { mode: 'id', value: 'cal-alice-expired' }, checkCalendars: [], options: { unreadableCalendars: 'skip' } });
 		expect(own.error?.message).toBe('Calendar: cannot read "Side Project" (cal-alice-expired), so its block for the task cannot be looked for');
 	});
 

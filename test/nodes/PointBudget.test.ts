@@ -39,7 +39,7 @@ const paths = async () => (await sandbox.requests()).map((call) => `${call.path}
 
 it('with Maximum Wait 0, the items beyond the budget fail at once, saying what the job needs, what remains and when it resets', async () => {
 	await sandbox.control('limits', { points: 3, windowSeconds: 600 });
-	const { items, error } = await createTasks(5, { pointBudget: { maxWaitSeconds: 0 } }, true);
+	const { items, error } = await createTasks(5, { options: { maxWaitSeconds: 0 } }, true);
 	expect(error).toBeUndefined();
 	expect(items.map((item) => (item.json.error ? 'error' : 'created'))).toEqual(['created', 'created', 'created', 'error', 'error']);
 	// The budget was learnt from the answers: nothing was sent that the service would refuse.
@@ -63,7 +63,7 @@ it('answers without rate-limit headers never make requests wait, even after an a
 	try {
 		const { items, error } = await engine.runNode({
 			type: 'ctsTask',
-			parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false, pointBudget: { maxWaitSeconds: 0 } },
+			parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false, options: { maxWaitSeconds: 0 } },
 			// The proxy's address makes a budget of its own: nothing learnt by another test applies.
 			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: proxy.url } },
 			items: Array.from({ length: 12 }, (_, index) => ({ title: `unmetered ${index}` })),
@@ -107,7 +107,7 @@ describe('as a tool of an AI agent or MCP server (the node type n8n names <type>
 	it('the user can still set a longer Maximum Wait on the tool', async () => {
 		await sandbox.control('limits', { points: 1, windowSeconds: 21 });
 		expect((await createTasks(1)).error).toBeUndefined();
-		const { error } = await createAsTool({ pointBudget: { maxWaitSeconds: 60 } });
+		const { error } = await createAsTool({ options: { maxWaitSeconds: 60 } });
 		expect(error).toBeUndefined();
 	});
 });
@@ -116,7 +116,7 @@ it('executions share the budget of the service user: a second run knows it is us
 	await sandbox.control('limits', { points: 3, windowSeconds: 600 });
 	expect((await createTasks(3)).error).toBeUndefined();
 	await sandbox.clearRequests();
-	const second = await createTasks(1, { pointBudget: { maxWaitSeconds: 60 } });
+	const second = await createTasks(1, { options: { maxWaitSeconds: 60 } });
 	expect(second.error?.message).toMatch(/^Rate limit: the account's point budget is used up \(0 of 3 points left;/);
 	expect(await paths()).toEqual([]);
 });

@@ -152,7 +152,7 @@ describe('optional fields added but left empty are not sent', () => {
 			operation: 'update',
 			...target,
 			eventId: { __rl: true, mode: 'id', value: body.data.event.id },
-			updateFields: { title: '', description: '', recurrence: {}, alerts: {}, participants: {}, privacy: 'private' },
+			updateFields: { title: '', description: '', recurrence: {}, alerts: {}, attendees: '', privacy: 'private' },
 		});
 		expect(error).toBeUndefined();
 		const [call] = await apiCalls();
@@ -169,7 +169,7 @@ describe('Output', () => {
 		end: '2026-12-01T10:30:00',
 		timeZone: 'Europe/Berlin',
 		additionalFields: {
-			participants: { participant: [{ email: 'ann@example.com', name: 'Ann', roles: ['attendee', 'optional'] }] },
+			attendees: 'Ann <ann@example.com> (attendee, optional)',
 			alerts: { alert: [{ action: 'display', minutesBefore: 15 }] },
 			locations: { location: [{ name: 'Room 1' }] },
 			requestVirtualRoom: 'default',

@@ -72,7 +72,7 @@ describe('the order of the properties does not matter', () => {
 		await sandbox.control('limits', { points: 2, windowSeconds: 600 });
 		const { items, error } = await engine.runNode({
 			type: 'ctsTaskReversed',
-			parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false, pointBudget: { maxWaitSeconds: 0 } },
+			parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false, options: { maxWaitSeconds: 0 } },
 			credentials: apiKey(),
 			items: [{ title: 'one' }, { title: 'two' }, { title: 'three' }],
 			continueOnFail: true,
@@ -141,7 +141,7 @@ it('with the budget used up, every kind of routed request of every action node f
 		['ctsEventV1', { resource: 'event', operation: 'delete', eventId: 'gone' }, v1],
 	];
 	for (const [type, parameters, credentials] of cases) {
-		const { error } = await engine.runNode({ type, parameters: { ...parameters, pointBudget: { maxWaitSeconds: 0 } }, credentials });
+		const { error } = await engine.runNode({ type, parameters: { ...parameters, options: { maxWaitSeconds: 0 } }, credentials });
 		expect([type, parameters.resource, parameters.operation, error?.message]).toEqual([
 			type,
 			parameters.resource,

@@ -142,7 +142,7 @@ it('Event Create: any timing and field values end in success or an error naming 
 				duration: parameterValue,
 				timeZone: parameterValue,
 				allDay: fc.oneof(fc.boolean(), parameterValue),
-				participants: parameterValue,
+				attendees: parameterValue,
 				minutes: parameterValue,
 				count: parameterValue,
 				byMonthDay: parameterValue,
@@ -162,7 +162,7 @@ it('Event Create: any timing and field values end in success or an error naming 
 					duration: values.duration,
 					timeZone: values.timeZone,
 					additionalFields: {
-						participants: { participant: [{ email: values.participants, roles: ['attendee'] }] },
+						attendees: values.attendees,
 						alerts: { alert: [{ minutesBefore: values.minutes, action: 'display' }] },
 						recurrence: { rule: { frequency: 'monthly', interval: 1, byMonthDay: values.byMonthDay, ends: 'count', count: values.count } },
 					},

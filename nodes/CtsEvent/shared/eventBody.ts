@@ -18,56 +18,49 @@ export function listOf<T>(value: unknown, key: string): T[] {
 	return (Array.isArray(entries) ? entries : [entries]).filter((entry) => entry && typeof entry === 'object') as T[];
 }
 
-interface ParticipantInput {
-	email?: string;
+/** The roles a participant can have (JSCalendar's, as the interface lists them). */
+export const PARTICIPANT_ROLES = ['attendee', 'chair', 'contact', 'informational', 'optional', 'owner'];
+
+interface Person {
+	email: string;
 	name?: string;
 	roles?: string[];
 }
 
-/** Participants keyed by the base64 of their e-mail address, as the interface asks. */
-export function toParticipants(value: unknown): IDataObject {
-	const participants: IDataObject = {};
-	for (const { email, name, roles } of listOf<ParticipantInput>(value, 'participant')) {
-		const address = String(email ?? '').trim();
-		if (!EMAIL.test(address)) throw new Error(`${quoted(email ?? '')} is not an e-mail address`);
-		participants[participantKey(address)] = {
-			'@type': 'Participant',
-			email: address,
-			...(name ? { name: String(name) } : {}),
-			roles: Object.fromEntries((Array.isArray(roles) ? roles : ['attendee']).map((role) => [String(role), true])),
-		};
-	}
-	return participants;
-}
-
 /**
  * People written as people write them: separated by commas, semicolons or lines (or a list),
- * each an address or `Name <address>` (the name may be quoted and contain a comma).
+ * each an address or `Name <address>` (the name may be quoted and contain a comma), optionally
+ * followed by roles in parentheses: `Ann <ann@example.com> (chair, optional)`.
  */
-export function toPeople(value: unknown): Array<{ email: string; name?: string }> {
+export function toPeople(value: unknown): Person[] {
 	const entries = Array.isArray(value) ? value.map(String) : splitOutsideQuotes(String(value ?? ''));
 	return entries
 		.map((entry) => entry.trim())
 		.filter((entry) => entry !== '')
 		.map((entry) => {
-			const named = /^(.*?)\s*<([^<>]+)>$/.exec(entry);
-			if (!named) return { email: entry };
-			const name = named[1].trim().replace(/^"(.*)"$/, '$1').trim();
-			return { email: named[2].trim(), ...(name ? { name } : {}) };
+			const withRoles = /^(.*?)\s*\(([^()]*)\)$/.exec(entry);
+			const person = withRoles ? withRoles[1] : entry;
+			const roles = withRoles ? withRoles[2].split(',').map((role) => role.trim().toLowerCase()).filter((role) => role !== '') : undefined;
+			const named = /^(.*?)\s*<([^<>]+)>$/.exec(person);
+			const name = named?.[1].trim().replace(/^"(.*)"$/, '$1').trim();
+			return { email: (named ? named[2] : person).trim(), ...(name ? { name } : {}), ...(roles ? { roles } : {}) };
 		});
 }
 
-/** Splits at `,`, `;` and line breaks that are not inside double quotes or angle brackets. */
+/** Splits at `,`, `;` and line breaks that are not inside double quotes, angle brackets or parentheses. */
 function splitOutsideQuotes(text: string): string[] {
 	const parts: string[] = [];
 	let current = '';
 	let inQuotes = false;
 	let inBrackets = false;
+	let inParentheses = false;
 	for (const char of text) {
 		if (char === '"') inQuotes = !inQuotes;
 		else if (char === '<' && !inQuotes) inBrackets = true;
 		else if (char === '>' && !inQuotes) inBrackets = false;
-		else if (/[,;\n]/.test(char) && !inQuotes && !inBrackets) {
+		else if (char === '(' && !inQuotes) inParentheses = true;
+		else if (char === ')' && !inQuotes) inParentheses = false;
+		else if (/[,;\n]/.test(char) && !inQuotes && !inBrackets && !inParentheses) {
 			parts.push(current);
 			current = '';
 			continue;
@@ -78,12 +71,28 @@ function splitOutsideQuotes(text: string): string[] {
 }
 
 /**
- * The Attendees field: people invited as attendees (see {@link toPeople}). One text field, unlike
- * Participants, so an expression or an AI agent can fill it: n8n drops an expression given for a
+ * The Attendees field: the people to invite (see {@link toPeople}), as the interface's
+ * participants, keyed by the base64 of their e-mail address; without roles, an attendee. One
+ * text field, so an expression or an AI agent can fill it: n8n drops an expression given for a
  * whole fixed collection.
  */
 export function toAttendees(value: unknown): IDataObject {
-	return toParticipants({ participant: toPeople(value) });
+	const participants: IDataObject = {};
+	for (const { email, name, roles = ['attendee'] } of toPeople(value)) {
+		if (!EMAIL.test(email)) throw new Error(`${quoted(email)} is not an e-mail address`);
+		if (roles.length === 0) throw new Error(`no role in the parentheses after ${quoted(email)} (leave them out for an attendee)`);
+		const unknown = roles.find((role) => !PARTICIPANT_ROLES.includes(role));
+		if (unknown !== undefined) {
+			throw new Error(`${quoted(unknown)} after ${quoted(email)} is not a role: use ${PARTICIPANT_ROLES.join(', ')}`);
+		}
+		participants[participantKey(email)] = {
+			'@type': 'Participant',
+			email,
+			...(name ? { name } : {}),
+			roles: Object.fromEntries(roles.map((role) => [role, true])),
+		};
+	}
+	return participants;
 }
 
 /** Participants to remove: null under the e-mail address, as the interface's update rule says. */

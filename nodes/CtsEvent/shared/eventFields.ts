@@ -5,11 +5,15 @@ import { descriptionFormatField, listOrIdField, locatorValue, sendConverted, sen
 import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
 import { EVENT_LIST_DAYS } from '../../shared/eventListing';
 import { sendCalendarTarget } from './calendarTarget';
-import { toAlerts, toAttendees, toLocations, toParticipants } from './eventBody';
+import { toAlerts, toAttendees, toLocations } from './eventBody';
 import { recurrenceFieldOptions } from './recurrenceFields';
 
 export const EVENT_RESOURCE = 'event';
 export type ApiVersion = 'v3' | 'v1';
+
+/** What a model reads for Attendees (the editor's description encodes the angle brackets as HTML). */
+export const ATTENDEES_TOOL_TEXT =
+	'People to invite, separated by commas, each an e-mail address or Name <address>, with roles in parentheses after it if they are not just attendee: attendee, chair, contact, informational, optional, owner. E.g. Ann <ann@example.com> (chair), Bob <bob@example.com> (attendee, optional), cid@example.com. On update, the people listed are added or changed; others stay.';
 
 /** displayOptions for fields of one event operation in the given interface versions. */
 export function showFor(operations: string[], versions: ApiVersion[] = ['v3', 'v1']): INodeProperties['displayOptions'] {
@@ -150,9 +154,10 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			name: 'attendees',
 			type: 'string',
 			default: '',
-			placeholder: 'e.g. ann@example.com, bob@example.com',
+			placeholder: 'e.g. Ann <ann@example.com> (chair), bob@example.com',
+			// The model reads ATTENDEES_TOOL_TEXT: the same with plain angle brackets.
 			description:
-				'E-mail addresses of people to invite as attendees, separated by commas (or a list from an expression). For names or other roles, use Participants.',
+				'People to invite, separated by commas (or a list from an expression), each an e-mail address or Name &lt;address&gt;, with roles in parentheses after it if they are not just attendee: attendee, chair, contact, informational, optional, owner. E.g. Ann &lt;ann@example.com&gt; (chair), Bob &lt;bob@example.com&gt; (attendee, optional), cid@example.com. On update, the people listed are added or changed; others stay.',
 			routing: {
 				send: { preSend: [sendConverted(`${collection}.attendees`, 'Attendees', 'participants', toAttendees, { merge: true })] },
 			},
@@ -196,41 +201,6 @@ export function eventFieldOptions(collection: string): INodeProperties[] {
 			default: {},
 			options: [{ displayName: 'Location', name: 'location', values: [{ displayName: 'Name', name: 'name', type: 'string', default: '' }] }],
 			routing: { send: { preSend: [sendConverted(`${collection}.locations`, 'Locations', 'locations', toLocations, { merge: true })] } },
-		},
-		{
-			displayName: 'Participants',
-			name: 'participants',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Participant',
-			default: {},
-			description: 'People to invite, or (on update) to add or change; others stay as they are',
-			options: [
-				{
-					displayName: 'Participant',
-					name: 'participant',
-					values: [
-						{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'e.g. name@email.com', default: '' },
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{
-							displayName: 'Roles',
-							name: 'roles',
-							type: 'multiOptions',
-							options: [
-								{ name: 'Attendee', value: 'attendee' },
-								{ name: 'Chair', value: 'chair' },
-								{ name: 'Informational', value: 'informational' },
-								{ name: 'Optional', value: 'optional' },
-								{ name: 'Owner', value: 'owner' },
-							],
-							default: ['attendee'],
-						},
-					],
-				},
-			],
-			routing: {
-				send: { preSend: [sendConverted(`${collection}.participants`, 'Participants', 'participants', toParticipants, { merge: true })] },
-			},
 		},
 		{
 			displayName: 'Privacy',

@@ -114,12 +114,12 @@ export function recurrenceFieldOptions(collection: string): INodeProperties[] {
 						default: 'count',
 					},
 					{
-						displayName: 'Series Length (Occurrences)',
+						displayName: 'Series Length',
 						name: 'count',
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: 10,
-						description: 'How many times the event happens in all, the first one included',
+						description: 'Number of occurrences: how many times the event happens in all, the first one included',
 						displayOptions: { show: { ends: ['count'] } },
 					},
 					{

@@ -205,7 +205,7 @@ export function eventV3Workflow(prefix) {
 				timeZone: 'Europe/Berlin',
 				additionalFields: {
 					description: 'Agenda',
-					participants: { participant: [{ email: 'ann@example.com', name: 'Ann', roles: ['attendee'] }] },
+					attendees: 'Ann <ann@example.com>',
 					alerts: { alert: [{ minutesBefore: 15, action: 'display' }] },
 					useDefaultAlerts: false,
 				},
@@ -413,7 +413,7 @@ export function eventV1Workflow(prefix) {
 				start: '2026-12-02T14:00:00',
 				end: '2026-12-02T15:00:00',
 				timeZone: 'Europe/Berlin',
-				additionalFields: { participants: { participant: [{ email: 'alice@sandbox.example', name: 'Alice', roles: ['attendee'] }] } },
+				additionalFields: { attendees: 'Alice <alice@sandbox.example>' },
 			}),
 			event('Get Many', { operation: 'getAll', calendarIds: 'cal-alice-a-primary', start: '2026-12-01T00:00:00Z', end: '2026-12-31T00:00:00Z', returnAll: true }, { branch: true }),
 			event('Update', { operation: 'update', eventId: ref('Create'), updateFields: { title: 'E2E invitation (v1)' } }, { after: 'Create' }),

@@ -2,6 +2,7 @@ import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
 import { timeZoneField } from '../../../shared/fields';
+import { maxWaitOption } from '../../../shared/transport';
 import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
 
 export const FIND_FREE_TIME = 'findFreeTime';
@@ -94,6 +95,7 @@ const fields: INodeProperties[] = [
 				displayOptions: { show: { '/freeTimeOutput': ['slots'] } },
 			},
 			unreadableCalendarsOption,
+			maxWaitOption,
 		],
 	},
 ];

@@ -4,6 +4,7 @@ import { accountsOf, calendarName, isWritable, providerName, type AccountInfo, t
 import { LIST_REUSE_MS } from '../../../shared/listCache';
 import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
 import { outputFields, outputShaper } from '../../../shared/output';
+import { maxWaitOnlyOptions } from '../../../shared/transport';
 
 const displayOptions = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: ['getAll'] } };
 
@@ -48,4 +49,5 @@ export const calendarGetAllRouting: INodeProperties['routing'] = {
 export const calendarGetAllDescription: INodeProperties[] = [
 	...returnAllAndLimitFields(displayOptions, { routing: limitRouting('output') }),
 	...outputFields(displayOptions, 'calendar', SIMPLIFIED_FIELDS),
+	maxWaitOnlyOptions(displayOptions),
 ];

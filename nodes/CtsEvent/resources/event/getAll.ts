@@ -7,7 +7,7 @@ import { invalidField, quoted } from '../../../shared/errors';
 import { resultLimit, returnAllAndLimitFields, timeZoneField, toStringList } from '../../../shared/fields';
 import { listEventsOverWindows } from '../../../shared/eventListing';
 import type { OperationItem } from '../../../shared/itemOperation';
-import { ctsRequest } from '../../../shared/transport';
+import { ctsRequest, maxWaitOption } from '../../../shared/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
 import { outputShaper } from '../../../shared/output';
@@ -102,6 +102,7 @@ export const eventGetManyDescription: INodeProperties[] = [
 				description:
 					"The time zone a Start or End without offset is read in (empty: the workflow's). E.g. Europe/Berlin: 2026-12-07T00:00:00 is midnight in Berlin. Choose from the list, or specify an ID using an expression.",
 			}),
+			maxWaitOption,
 		],
 	},
 ];

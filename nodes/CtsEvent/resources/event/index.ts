@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { outputFields } from '../../../shared/output';
 import { multiRequestRouting } from '../../../shared/itemOperation';
+import { maxWaitOnlyOptions } from '../../../shared/transport';
 import { EVENT_RESOURCE, showFor } from '../../shared/eventFields';
 import { SIMPLIFIED_EVENT_FIELDS } from '../../shared/simplify';
 import { outputEvent } from '../../shared/eventOutput';
@@ -113,4 +114,6 @@ export const eventDescription: INodeProperties[] = [
 	...eventDeleteDescription,
 	...eventRsvpDescription,
 	...outputFields(showFor(['create', 'get', 'getAll', 'update']), 'event', SIMPLIFIED_EVENT_FIELDS),
+	// Get Many has Maximum Wait among its own options.
+	maxWaitOnlyOptions(showFor(['create', 'delete', 'get', 'rsvp', 'update'])),
 ];

@@ -318,7 +318,7 @@ export const eventUpdateDescription: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'Only the fields added here change. Participants and alerts added here are added or changed; others stay.',
+		description: 'Only the fields added here change. Attendees and alerts added here are added or changed; others stay.',
 		displayOptions,
 		options: updateFieldOptions(),
 	},

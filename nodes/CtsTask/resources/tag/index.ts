@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { maxWaitOnlyOptions } from '../../../shared/transport';
 import { checkTag, outputAfterChange, TAG_RESOURCE } from '../../shared/tagFields';
 import { tagCreateDescription } from './create';
 import { tagDeleteDescription } from './delete';
@@ -64,4 +65,5 @@ export const tagDescription: INodeProperties[] = [
 	...tagUpdateDescription,
 	...tagDeleteDescription,
 	...tagGetManyDescription,
+	maxWaitOnlyOptions({ show: { resource: [TAG_RESOURCE], operation: ['create', 'delete', 'get', 'getAll', 'update'] } }),
 ];

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { outputFields } from '../../../shared/output';
+import { maxWaitOnlyOptions } from '../../../shared/transport';
 import { multiRequestRouting } from '../../../shared/itemOperation';
 import { SIMPLIFIED_TASK_FIELDS } from '../../shared/simplify';
 import { checkTitle, outputAfterWrite, requireUpdateFields, TASK_RESOURCE } from '../../shared/taskFields';
@@ -132,4 +133,5 @@ export const taskDescription: INodeProperties[] = [
 		'task',
 		SIMPLIFIED_TASK_FIELDS,
 	),
+	maxWaitOnlyOptions({ show: { resource: [TASK_RESOURCE], operation: ['close', 'create', 'delete', 'get', 'getAll', 'move', 'reopen', 'update'] } }),
 ];

@@ -64,7 +64,7 @@ function readQuery({ context, itemIndex, parameter }: OperationItem): ScheduleQu
 			throw invalidField(node, 'Length (Minutes)', 'must be a whole number of minutes from 1 to 1440', itemIndex);
 		}
 	}
-	const options = parameter('scheduleOptions', {}) as IDataObject;
+	const options = parameter('options', {}) as IDataObject;
 	const step = Number(options.slotStep ?? 15);
 	if (!Number.isInteger(step) || step < 1 || step > 1440) throw invalidField(node, 'Block Starts Every (Minutes)', 'must be a whole number of minutes from 1 to 1440', itemIndex);
 	return {

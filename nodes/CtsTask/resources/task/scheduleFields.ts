@@ -2,6 +2,7 @@ import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
 import { listOrIdField, timeZoneField } from '../../../shared/fields';
+import { maxWaitOption } from '../../../shared/transport';
 import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
 import { taskLocator, TASK_RESOURCE } from '../../shared/taskFields';
 
@@ -72,7 +73,7 @@ const fields: INodeProperties[] = [
 	...workingHoursFields({}),
 	{
 		displayName: 'Options',
-		name: 'scheduleOptions',
+		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
@@ -87,6 +88,7 @@ const fields: INodeProperties[] = [
 				description: 'Start the block on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone (15 when not set)',
 			},
 			unreadableCalendarsOption,
+			maxWaitOption,
 		],
 	},
 ];
