@@ -40,8 +40,9 @@ export class CtsTask implements INodeType {
 				noDataExpression: true,
 				routing: SEND_THROUGH_TRANSPORT,
 				options: [
-					{ name: 'Tag', value: TAG_RESOURCE },
+					// "Task Tag" sorts after "Task", so the node panel lists the task actions first.
 					{ name: 'Task', value: TASK_RESOURCE },
+					{ name: 'Task Tag', value: TAG_RESOURCE },
 				],
 				default: TASK_RESOURCE,
 			},

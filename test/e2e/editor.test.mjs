@@ -133,6 +133,9 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		for (const action of ['Complete a task', 'Create a task', 'Delete a task', 'Get a task', 'Get many tasks', 'Move a task', 'Reopen a task', 'Schedule a task in a calendar', 'Update a task']) {
 			assert.ok(actions.includes(action), `the panel offers "${action}"`);
 		}
+		// Task actions first, tag actions after them.
+		assert.ok(actions.includes('Create a tag'), 'the panel offers "Create a tag"');
+		assert.ok(actions.indexOf('Create a task') < actions.indexOf('Create a tag'), `task actions come before tag actions: ${actions.join(', ')}`);
 		await shot('node-panel');
 
 		await names.filter({ hasText: /^Create a task$/ }).first().click();
@@ -152,6 +155,10 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask', 'output']);
 		await page.locator('[data-test-id="parameter-input-returnTask"] .el-switch').click();
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'title', 'returnTask']);
+		// One Options collection (Maximum Wait lives there), no separate Point Budget collection.
+		const form = await page.locator('[data-test-id="ndv"]').evaluate((ndv) => ndv.innerHTML);
+		assert.ok(form.includes('Add Option'), 'the Options collection is offered');
+		assert.ok(!form.includes('Point Budget'), 'no Point Budget collection');
 		await shot('node-form-task-create');
 		await chooseOperation('Move');
 		assert.deepEqual(await formFields(), ['resource', 'operation', 'taskId', 'position', 'parent', 'returnTask']);
