@@ -10,7 +10,7 @@ import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../
 import { ctsApiTest } from '../shared/credentialTests';
 import { redeliverOption } from '../shared/redelivery';
 import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
-import { budgetShareOption, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
+import { budgetShareOption, checkFrequencyHints, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { MAX_WINDOW_DAYS, pollEvents } from './poll';
 import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../CtsEvent/shared/simplify';
 
@@ -25,6 +25,7 @@ export class CtsEventTrigger implements INodeType {
 		description: 'Starts the workflow when calendar events are created, changed, cancelled, about to start or ended',
 		defaults: { name: 'CTS Event Trigger' },
 		polling: true,
+		hints: checkFrequencyHints(),
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],

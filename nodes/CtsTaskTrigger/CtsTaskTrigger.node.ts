@@ -15,7 +15,7 @@ import { getTags } from '../shared/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
 import { pendingPosition, redeliverOption, resolvePending, type PendingPosition } from '../shared/redelivery';
 import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
-import { budgetShareOption, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
+import { budgetShareOption, checkFrequencyHints, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 import { OPEN_TASKS_NOTICE, pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
 
@@ -37,6 +37,7 @@ export class CtsTaskTrigger implements INodeType {
 		description: 'Starts the workflow when tasks are created, updated, completed or deleted in the Calendar and Task Service',
 		defaults: { name: 'CTS Task Trigger' },
 		polling: true,
+		hints: checkFrequencyHints(),
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'ctsApi', required: true, testedBy: 'ctsApiTest' }],

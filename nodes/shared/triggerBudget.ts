@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions, NodeHint } from 'n8n-workflow';
 
 import { budgetOf, pointsFor, RESERVE_FOR_ACTIONS, type PointBudget } from './budget';
 import { credentialUserKey } from './credentialUser';
@@ -14,17 +14,64 @@ const LIST_POINTS = pointsFor('/list');
 export const TRIGGER_BUDGET_NOTICE =
 	"Each check costs 10 points of the account's 300 per 15 minutes; the trigger spends at most its Budget Share (Options), spread evenly over each 15 minutes.";
 
+/** The smallest share that holds one check (10 points) per window of the service's 300 points. */
+const MIN_BUDGET_SHARE = 4;
+
 /** The trigger option that sets its share of the point budget. */
 export const budgetShareOption: INodeProperties = {
 	displayName: 'Budget Share (%)',
 	name: 'budgetShare',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 100 },
+	typeOptions: { minValue: MIN_BUDGET_SHARE, maxValue: 100 },
 	default: DEFAULT_BUDGET_SHARE,
 	description:
 		"Largest part of the account's point budget per 15-minute window this trigger may use. Checks beyond it are skipped until the window resets; what changed is delivered by the next check.",
-	hint: 'With a schedule more frequent than its share allows, the trigger checks about every 2 minutes at 25%, every 5 minutes at 10% and every minute at 50%.',
+	hint: 'Its checks are spread evenly over each 15 minutes; the hint above the output says how often that is with this share and schedule.',
 };
+
+/**
+ * How many list calls the trigger's Budget Share holds per window, and the shortest interval of
+ * its Poll Times in seconds, as editor expressions (the same arithmetic as {@link pollAllowance},
+ * for the service's 300 points; a custom cron counts as every minute).
+ */
+const SHARE_READS = `Math.floor(Math.floor(3 * Math.min(100, Math.max(${MIN_BUDGET_SHARE}, $parameter.options?.budgetShare ?? ${DEFAULT_BUDGET_SHARE}))) / 10)`;
+const SCHEDULE_SECONDS =
+	'Math.min(...($parameter.pollTimes?.item ?? []).map((time) => time.mode === "everyX" ? time.value * (time.unit === "hours" ? 3600 : 60) : time.mode === "everyHour" ? 3600 : time.mode === "everyDay" ? 86400 : time.mode === "everyWeek" ? 604800 : time.mode === "everyMonth" ? 2419200 : 60))';
+
+/** Seconds as people say them: "45 seconds", "2 minutes", "7.5 minutes". */
+function spoken(seconds: number): string {
+	if (seconds < 90) return `${Math.round(seconds)} seconds`;
+	const minutes = Math.round((seconds / 60) * 2) / 2;
+	return `${minutes} minutes`;
+}
+
+/**
+ * The hint of both triggers that says, in one sentence, how often the trigger actually checks with
+ * its current Budget Share and schedule: one hint per number of reads a share can hold, each shown
+ * only when it applies (n8n evaluates `displayCondition` in the editor).
+ */
+export function checkFrequencyHints(): NodeHint[] {
+	const hints: NodeHint[] = [
+		{
+			message: 'This trigger checks at every poll time of its schedule: its Budget Share holds more checks than the schedule asks for.',
+			type: 'info',
+			location: 'ndv',
+			whenToDisplay: 'always',
+			displayCondition: `={{ ${WINDOW_MS / 1000} / ${SHARE_READS} <= ${SCHEDULE_SECONDS} }}`,
+		},
+	];
+	for (let reads = 1; reads <= 30; reads++) {
+		const spacing = WINDOW_MS / 1000 / reads;
+		hints.push({
+			message: `This trigger checks about every ${spoken(spacing)}, not at every poll time: its Budget Share holds ${reads} ${reads === 1 ? 'check' : 'checks'} (${reads * LIST_POINTS} points) per 15 minutes, spread evenly.`,
+			type: 'info',
+			location: 'ndv',
+			whenToDisplay: 'always',
+			displayCondition: `={{ ${SHARE_READS} === ${reads} && ${spacing} > ${SCHEDULE_SECONDS} }}`,
+		});
+	}
+	return hints;
+}
 
 /** The point budget of the trigger's user, which also holds what that user's triggers share. */
 export async function userBudget(context: IPollFunctions): Promise<PointBudget> {

@@ -467,8 +467,10 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 
 		const task = await newWorkflowWith('CTS Task', 'On task created');
 		// Poll Times ("mode") is n8n's own field of every polling trigger.
-		assert.deepEqual(await formFields(task.tab), ['mode', 'events']);
+		assert.deepEqual(await formFields(task.tab), ['mode', 'events', 'output']);
 		await task.tab.getByText('points', { exact: false }).first().waitFor();
+		// How often it checks with the default share (25%) and schedule (every minute), in one sentence.
+		await task.tab.getByText('This trigger checks about every 2 minutes', { exact: false }).first().waitFor();
 		await useCredential(task.tab, /^CTS API \(sandbox\)/);
 		await task.tab.click('[data-test-id="node-execute-button"]');
 		await task.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
