@@ -2,7 +2,7 @@
  * Recurrence expansion for the sandbox: JSCalendar (RFC 8984) `RecurrenceRule` objects expanded with the
  * RFC 5545 (section 3.3.10) semantics, in the wall-clock time of the event's IANA time zone. Pure: no I/O.
  *
- * Semantics (each one is exercised by `recurrence.test.ts`):
+ * Semantics (each one is exercised by `recurrence.*.test.ts`):
  * - Supported rule parts: `frequency` daily | weekly | monthly | yearly, `interval`, `firstDayOfWeek`, `byDay`
  *   (`NDay` with optional `nthOfPeriod`), `byMonthDay`, `byMonth`, `bySetPosition`, `count`, `until`, plus
  *   `rscale` "gregorian" and `skip` "omit" (the only values that match RFC 5545). `byHour`, `byMinute`,

@@ -1,7 +1,8 @@
 /**
- * Test support for the events endpoints: fixture ids, bodies and small call helpers over real HTTP.
+ * Test support for the events endpoints: fixture ids, bodies, small call helpers over real HTTP, the
+ * expected messages and the setup the `events.*.test.ts` files share (`useEventsApi`).
  */
-import { ALICE, type Client, type Response } from './http';
+import { ALICE, useApi, type Client, type Response } from './http';
 
 export const ACC_A = 'acc-alice-a';
 export const CAL_A = 'cal-alice-a-primary';
@@ -101,4 +102,37 @@ export class Events {
 			query: mode === undefined ? {} : { seriesUpdateMode: mode },
 		});
 	}
+}
+
+/** The messages the events tests expect, by topic. */
+export const M = {
+	timing: 'start, duration, timeZone and showWithoutTime must be provided together (timeZone may be null)',
+	timeZone: 'Event timeZone should be a valid IANA time zone',
+	duration: 'Event duration should be a valid ISO8601 duration',
+	identify: 'Event must have either id or both masterEventId and recurrenceId',
+	start: 'start must be a valid LocalDateTime (YYYY-MM-DDTHH:mm:ss)',
+	alertsWithDefault: 'alerts cannot be combined with useDefaultAlerts true',
+	inBody: 'seriesUpdateMode must be given in the query string, not in the body',
+	account: 'accountId does not name a calendar account of this user',
+	windowLength: 'The window from start to end must not be longer than 6 months',
+};
+
+export const ALERT_15 = { '@type': 'Alert', trigger: { '@type': 'OffsetTrigger', offset: '-PT15M', relativeTo: 'start' }, action: 'display' };
+export const ALERT_15_ID = b64('{"a":"display","to":"-PT15M"}');
+export const ALERT_60_ID = b64('{"a":"email","to":"-PT1H"}');
+
+/**
+ * Setup of an events test file: one sandbox for the file (reset before each test) and the helpers over
+ * it: `api()`, `ev` (the Events calls), `freeze` / `advance` (the clock), `setConnection` (an account's
+ * connection state, set in the store) and `series` (a weekly series on Mondays from 2 March 2026, 09:00 Berlin).
+ */
+export function useEventsApi() {
+	const { api, freeze, advance } = useApi();
+	const ev = new Events(api);
+	const setConnection = (accountId: string, connection: 'active' | 'expired' | 'revoked') => {
+		api().sandbox.store.accounts.get(accountId)!.connection = connection;
+	};
+	/** A weekly series on Mondays from 2 March 2026, 09:00 Berlin. */
+	const series = (extra: Record<string, unknown> = {}) => ev.create({ title: 'Weekly', recurrenceRules: weekly(), ...extra });
+	return { api, ev, freeze, advance, setConnection, series };
 }

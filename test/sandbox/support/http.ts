@@ -121,6 +121,18 @@ export function useSandbox(options: SandboxOptions & { points?: number | null } 
 	return holder;
 }
 
+/**
+ * `useSandbox()` for a test file, with `api()` for its client and the two clock shortcuts the endpoint
+ * tests use: `freeze(now)` stops the sandbox clock there, `advance(seconds)` moves it.
+ */
+export function useApi(options: SandboxOptions & { points?: number | null } = {}) {
+	const ctx = useSandbox(options);
+	const api = () => ctx.client;
+	const freeze = (now: string) => api().control('POST', 'clock', { now });
+	const advance = (advanceSeconds: number) => api().control('POST', 'clock', { advanceSeconds });
+	return { api, freeze, advance };
+}
+
 /** An error body as the interface documents it (deliberately raised). */
 export function expectErrorBody(res: Response, status: number, message?: string | string[]): void {
 	expect(res.status).toBe(status);
