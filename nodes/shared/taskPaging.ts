@@ -20,12 +20,13 @@ export interface TaskCursor {
 	idsAtUpdated: string[];
 }
 
-export interface TaskWalkResult {
+export interface TaskWalkResult<T = IDataObject> {
 	/**
 	 * Tasks not read before, each once in its newest version, in the order the service listed
-	 * those versions (a task changed during the walk is listed again, later, with a newer `updated`).
+	 * those versions (a task changed during the walk is listed again, later, with a newer `updated`);
+	 * as `keep` made them, when given.
 	 */
-	tasks: IDataObject[];
+	tasks: T[];
 	cursor: TaskCursor;
 	listCalls: number;
 	/** `updated` values shared by more tasks than one page holds; some of those tasks could not be read. */
@@ -65,10 +66,16 @@ export function tasksOf(response: IN8nHttpFullResponse): IDataObject[] {
 	return (data?.tasks as IDataObject[] | undefined) ?? [];
 }
 
-/** How far a trigger's walk may go: list calls, and whether a used-up budget ends it with what it read. */
-export interface TaskWalkLimits {
+/** How far a walk may go (list calls; whether a used-up budget ends it with what it read) and what it keeps. */
+export interface TaskWalkLimits<T = IDataObject> {
 	maxCalls?: number;
 	keepOnBudgetError?: boolean;
+	/**
+	 * What to keep of each task as its page arrives (undefined: not kept, its older version dropped
+	 * too). Get Many keeps its output items, so a page's raw tasks can go as soon as it is read:
+	 * a Return All then holds one page of the service's objects, not the whole list twice.
+	 */
+	keep?: (task: IDataObject) => T | undefined;
 }
 
 /** Whether an error is the point budget's: the budget ran out while the request waited. */
@@ -86,14 +93,14 @@ function isBudgetError(error: unknown): boolean {
  * the interface offers no way past them: the walk notes it and continues after that value,
  * so it never loops.
  */
-export async function walkTasks(
+export async function walkTasks<T = IDataObject>(
 	fetchPage: FetchTaskPage,
 	start: TaskCursor,
 	maxTasks = Number.POSITIVE_INFINITY,
-	{ maxCalls = Number.POSITIVE_INFINITY, keepOnBudgetError = false }: TaskWalkLimits = {},
-): Promise<TaskWalkResult> {
+	{ maxCalls = Number.POSITIVE_INFINITY, keepOnBudgetError = false, keep }: TaskWalkLimits<T> = {},
+): Promise<TaskWalkResult<T>> {
 	// By ID, so that a newer version read later replaces the older one (and moves to the end).
-	const tasks = new Map<string, IDataObject>();
+	const tasks = new Map<string, T>();
 	const overflowedAt: string[] = [];
 	let cursor: TaskCursor = { updated: start.updated, idsAtUpdated: [...start.idsAtUpdated] };
 	let listCalls = 0;
@@ -122,7 +129,8 @@ export async function walkTasks(
 			const id = String(task.id);
 			if (tasks.has(id) || tasks.size < maxTasks) {
 				tasks.delete(id);
-				tasks.set(id, task);
+				const kept = keep ? keep(task) : (task as T);
+				if (kept !== undefined) tasks.set(id, kept);
 			}
 			if (!pageMax || Date.parse(updated) > Date.parse(pageMax)) pageMax = updated;
 		}

@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { compact, pick } from '../../shared/output';
-
 /** Fields of a simplified task, in output order. */
 export const SIMPLIFIED_TASK_FIELDS = [
 	'id',
@@ -26,17 +24,29 @@ export const SIMPLIFIED_TASK_FIELDS = [
 
 /**
  * A task as people read it: the parent task's ID instead of the relation map, `scheduled` from
- * the service's derived fields, no `@type` and no service prefixes.
+ * the service's derived fields, no `@type` and no service prefixes. Built field by field in
+ * {@link SIMPLIFIED_TASK_FIELDS} order, leaving out fields without a value: Get Many shapes
+ * every task of a list, so no intermediate objects per task.
  */
 export function simplifyTask(task: IDataObject): IDataObject {
-	const relations = (task.relatedTo ?? {}) as Record<string, IDataObject>;
-	const parentTaskId = Object.entries(relations).find(([, relation]) => (relation?.relation as IDataObject | undefined)?.parent === true)?.[0];
-	const derived = (task['service.example:derived'] ?? {}) as IDataObject;
-	return compact({
-		...pick(task, ['id', 'title', 'description', 'due', 'timeZone', 'estimatedDuration', 'priority', 'progress', 'tags', 'taskListId']),
-		parentTaskId,
-		...pick(task, ['position']),
-		scheduled: derived.scheduled,
-		...pick(task, ['deleted', 'accountId', 'created', 'updated', 'notices']),
-	});
+	const simplified: IDataObject = {};
+	for (const field of SIMPLIFIED_TASK_FIELDS) {
+		const value = field === 'parentTaskId' ? parentOf(task) : field === 'scheduled' ? derivedScheduled(task) : task[field];
+		if (value !== undefined) simplified[field] = value;
+	}
+	return simplified;
+}
+
+/** The ID of the task's parent: the key of its relation marked `parent`. */
+function parentOf(task: IDataObject): string | undefined {
+	const relations = task.relatedTo as Record<string, IDataObject> | undefined;
+	if (!relations) return undefined;
+	for (const id of Object.keys(relations)) {
+		if ((relations[id]?.relation as IDataObject | undefined)?.parent === true) return id;
+	}
+	return undefined;
+}
+
+function derivedScheduled(task: IDataObject): unknown {
+	return (task['service.example:derived'] as IDataObject | undefined)?.scheduled;
 }

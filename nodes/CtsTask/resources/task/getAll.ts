@@ -53,19 +53,22 @@ export async function listTasks(item: OperationItem, warn?: (message: string) =>
 	}
 
 	// The service filters by time only: with other filters every open task is read (10 points per 100).
+	// Each page is filtered and shaped as it arrives, so its raw tasks are not held to the end.
 	const matches = taskFilter(filters);
+	const shape = outputShaper(parameter, simplifyTask);
 	const result = await walkTasks(
 		async (after, pageLimit) => await listTaskPage(context, after, pageLimit, itemIndex),
 		{ updated: updatedAfter, idsAtUpdated: [] },
 		matches ? Number.POSITIVE_INFINITY : limit,
+		{ keep: matches ? (task) => (matches(task) ? shape(task) : undefined) : shape },
 	);
 	if (result.overflowedAt.length > 0) {
 		warn?.(
 			`More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`,
 		);
 	}
-	const tasks = matches ? result.tasks.filter(matches).slice(0, limit) : result.tasks;
-	return tasks.map(outputShaper(parameter, simplifyTask));
+	// A newer version that no longer matches dropped the older one, as filtering the newest versions would.
+	return matches && result.tasks.length > limit ? result.tasks.slice(0, limit) : result.tasks;
 }
 
 /**
