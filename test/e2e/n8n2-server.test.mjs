@@ -15,6 +15,13 @@ import { eventTriggerWorkflow, taskTriggerWorkflow } from './support/workflows.m
 
 const OK = { status: 'OK', message: 'Connection successful: 299 of 300 points left; the budget resets in 15 min' };
 
+/**
+ * How long a published trigger takes at most to read again: its reads are spread evenly over the
+ * service's 15-minute window (at the default Budget Share of 25%, 7 reads: one every 128 s), checked
+ * on its schedule (every minute), plus the time the check takes.
+ */
+const READ_SPACING_MS = 220_000;
+
 describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 	let sandbox;
 	let n8n;
@@ -121,13 +128,14 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 		await waitUntil(async () => (await sandbox.requests()).some((call) => call.path === '/v3/tasks/list'), 30_000, 'the first poll');
 		const taskId = await sandbox.createTask({ title: 'Made after activation', priority: 2 });
 
-		// The next poll comes within a minute (pollTimes: every minute).
+		// The next read comes within the trigger's even spacing plus a tick of its schedule (every minute):
+		// at the default Budget Share (25%) one read about every 2 minutes (128 s).
 		const execution = await waitUntil(
 			async () => {
 				const [latest] = await n8n.rest.listExecutions(workflow.id);
 				return latest && latest.status !== 'running' && latest.status !== 'new' ? latest : undefined;
 			},
-			150_000,
+			READ_SPACING_MS,
 			'an execution of the trigger workflow',
 		);
 		const full = await n8n.rest.getExecution(execution.id);
@@ -179,11 +187,11 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			}
 			return items;
 		};
-		// The next poll comes within a minute (pollTimes: every minute).
-		await waitUntil(async () => ((await delivered()) ?? []).length >= 2, 150_000, 'the completed and the deleted task');
-		// One more poll after the delivery: nothing fires again.
+		// The next read comes within the trigger's even spacing (128 s at 25%) plus a tick of its schedule.
+		await waitUntil(async () => ((await delivered()) ?? []).length >= 2, READ_SPACING_MS, 'the completed and the deleted task');
+		// One more read after the delivery: nothing fires again.
 		const after = await listCalls();
-		await waitUntil(async () => (await listCalls()) > after, 90_000, 'the poll after the delivery');
+		await waitUntil(async () => (await listCalls()) > after, READ_SPACING_MS, 'the poll after the delivery');
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		const items = await delivered();
 		assert.deepEqual(
@@ -230,7 +238,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 				const [latest] = await n8n.rest.listExecutions(workflow.id);
 				return latest && latest.status !== 'running' && latest.status !== 'new' ? latest : undefined;
 			},
-			150_000,
+			READ_SPACING_MS,
 			'an execution of the event trigger workflow',
 		);
 		const full = await n8n.rest.getExecution(execution.id);
