@@ -8,7 +8,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Engine, NodeRunOptions } from '../harness/engine';
-import { HTTP_REQUEST_TYPE, HTTP_REQUEST_VERSION } from './httpRequestNode';
+import { HTTP_REQUEST_VERSION, httpCreateTaskNode } from './httpRequestNode';
 import { timed } from './measure';
 import type { Row } from './report';
 import { apiCredential, forgetDistBudgets } from './setup';
@@ -21,22 +21,7 @@ export async function sectionBudgetJob(engine: Engine, sandbox: SandboxProcess, 
 	const windowMs = windowSeconds * 1000;
 	// Fixed windows from the first charged call: 500 points need one reset, the least time any client can take.
 	const minimumMs = (Math.ceil(JOB / POINTS) - 1) * windowMs;
-	const http = (options: IDataObject, extra: Partial<NodeRunOptions> = {}): Partial<NodeRunOptions> => ({
-		type: HTTP_REQUEST_TYPE,
-		typeVersion: HTTP_REQUEST_VERSION,
-		parameters: {
-			method: 'POST',
-			url: `${sandbox.url}/v3/tasks/create`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: 'ctsApi',
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: { parameters: [{ name: 'title', value: '={{ $json.title }}' }] },
-			options,
-		},
-		...extra,
-	});
+	const http = (options: IDataObject, extra: Partial<NodeRunOptions> = {}): Partial<NodeRunOptions> => ({ ...httpCreateTaskNode(sandbox.url, options), ...extra });
 	const variants: Array<[string, Partial<NodeRunOptions>]> = [
 		['CTS Task node, Create (defaults: Return Task off, the package paces itself)', { type: 'ctsTask', parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}' } }],
 		[`HTTP Request node ${HTTP_REQUEST_VERSION}, defaults`, http({})],

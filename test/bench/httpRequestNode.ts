@@ -16,6 +16,28 @@ export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 /** The HTTP Request node's current version (its default in the editor). */
 export const HTTP_REQUEST_VERSION = 4.5;
 
+/**
+ * The HTTP Request node as a user would set it up to create tasks: POST /v3/tasks/create with the
+ * CTS API credential, the title from each item; `options` are the node's own Options.
+ */
+export function httpCreateTaskNode(sandboxUrl: string, options: Record<string, unknown> = {}) {
+	return {
+		type: HTTP_REQUEST_TYPE,
+		typeVersion: HTTP_REQUEST_VERSION,
+		parameters: {
+			method: 'POST',
+			url: `${sandboxUrl}/v3/tasks/create`,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: 'ctsApi',
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: [{ name: 'title', value: '={{ $json.title }}' }] },
+			options,
+		},
+	};
+}
+
 /** Packages resolved from the project, never from `.bench/`, so only one copy is loaded. */
 const SHARED_PACKAGES = new Set(['n8n-workflow']);
 

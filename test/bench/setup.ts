@@ -12,7 +12,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeType } from 'n8n
 import { Engine, type NodeRunOptions, type NodeRunResult } from '../harness/engine';
 import { ALICE_KEY } from '../harness/sandboxClient';
 import { FLOOR_NODE_TYPE, RequestFloorNode } from './floorNode';
-import { HTTP_REQUEST_TYPE, HTTP_REQUEST_VERSION, loadHttpRequestNode } from './httpRequestNode';
+import { HTTP_REQUEST_TYPE, HTTP_REQUEST_VERSION, httpCreateTaskNode, loadHttpRequestNode } from './httpRequestNode';
 import { timed } from './measure';
 import type { SandboxProcess } from './sandboxProcess';
 
@@ -86,19 +86,7 @@ export function createVariants(engine: Engine, sandbox: SandboxProcess, items: I
 			label: `HTTP Request node ${HTTP_REQUEST_VERSION}, POST /v3/tasks/create, predefined credential CTS API`,
 			run: async () => {
 				const result = await runNode(engine, sandbox, {
-					type: HTTP_REQUEST_TYPE,
-					typeVersion: HTTP_REQUEST_VERSION,
-					parameters: {
-						method: 'POST',
-						url: `${sandbox.url}/v3/tasks/create`,
-						authentication: 'predefinedCredentialType',
-						nodeCredentialType: 'ctsApi',
-						sendBody: true,
-						contentType: 'json',
-						specifyBody: 'keypair',
-						bodyParameters: { parameters: [{ name: 'title', value: '={{ $json.title }}' }] },
-						options: {},
-					},
+					...httpCreateTaskNode(sandbox.url),
 					items,
 				});
 				return { ms: nodeTime(result), ids: result.items.map((item) => (item.json.data as IDataObject | undefined)?.id) };

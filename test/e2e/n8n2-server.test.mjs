@@ -21,6 +21,13 @@ const OK = { status: 'OK', message: 'Connection successful: 299 of 300 points le
  * on its schedule (every minute), plus the time the check takes.
  */
 const READ_SPACING_MS = 220_000;
+/**
+ * The other trigger tests give their trigger the whole budget (Budget Share 100%: 30 reads per
+ * window, one every 30 s), so it reads at each tick of its schedule (every minute): a tick plus
+ * the check.
+ */
+const WHOLE_BUDGET = { budgetShare: 100 };
+const TICK_WAIT_MS = 150_000;
 
 describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 	let sandbox;
@@ -160,6 +167,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 		const definition = taskTriggerWorkflow(n8n.prefix);
 		definition.name = 'E2E: task trigger (completed, deleted)';
 		definition.nodes[0].parameters.events = ['completed', 'deleted'];
+		definition.nodes[0].parameters.options = WHOLE_BUDGET;
 		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (completed and deleted)' } };
 		const { id, ...body } = definition;
 		void id;
@@ -187,11 +195,10 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 			}
 			return items;
 		};
-		// The next read comes within the trigger's even spacing (128 s at 25%) plus a tick of its schedule.
-		await waitUntil(async () => ((await delivered()) ?? []).length >= 2, READ_SPACING_MS, 'the completed and the deleted task');
+		await waitUntil(async () => ((await delivered()) ?? []).length >= 2, TICK_WAIT_MS, 'the completed and the deleted task');
 		// One more read after the delivery: nothing fires again.
 		const after = await listCalls();
-		await waitUntil(async () => (await listCalls()) > after, READ_SPACING_MS, 'the poll after the delivery');
+		await waitUntil(async () => (await listCalls()) > after, TICK_WAIT_MS, 'the poll after the delivery');
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		const items = await delivered();
 		assert.deepEqual(
@@ -214,6 +221,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 		});
 		const definition = eventTriggerWorkflow(n8n.prefix);
 		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (event trigger)' } };
+		definition.nodes[0].parameters.options = WHOLE_BUDGET;
 		const { id, ...body } = definition;
 		void id;
 		const workflow = await n8n.rest.createWorkflow(body);
@@ -238,7 +246,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 				const [latest] = await n8n.rest.listExecutions(workflow.id);
 				return latest && latest.status !== 'running' && latest.status !== 'new' ? latest : undefined;
 			},
-			READ_SPACING_MS,
+			TICK_WAIT_MS,
 			'an execution of the event trigger workflow',
 		);
 		const full = await n8n.rest.getExecution(execution.id);
