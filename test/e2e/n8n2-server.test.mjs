@@ -51,6 +51,15 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 		return await n8n.rest.testCredential({ id, name, type, data });
 	};
 
+	/** Creates the trigger workflow in n8n with a new CTS API credential for Alice (not yet active). */
+	const createTriggerWorkflow = async (definition, credentialName) => {
+		const credential = await n8n.rest.createCredential({ name: credentialName, type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
+		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: credentialName } };
+		const { id, ...body } = definition;
+		void id;
+		return await n8n.rest.createWorkflow(body);
+	};
+
 	it('CTS API credential: n8n passes a valid key and names an invalid key and a plan without API access', async () => {
 		await sandbox.reset();
 		assert.deepEqual(await testCredential('ctsApi', 'valid key', { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url }), OK);
@@ -118,16 +127,7 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 
 	it('task trigger: activated, it starts an execution for a task created in the service', async () => {
 		await sandbox.reset();
-		const credential = await n8n.rest.createCredential({
-			name: 'CTS API (trigger)',
-			type: 'ctsApi',
-			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
-		});
-		const definition = taskTriggerWorkflow(n8n.prefix);
-		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (trigger)' } };
-		const { id, ...body } = definition;
-		void id;
-		const workflow = await n8n.rest.createWorkflow(body);
+		const workflow = await createTriggerWorkflow(taskTriggerWorkflow(n8n.prefix), 'CTS API (trigger)');
 		const existing = await sandbox.createTask({ title: 'Existed before activation' });
 
 		await n8n.rest.activateWorkflow(workflow.id);
@@ -159,19 +159,10 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 
 	it('task trigger with Task Completed and Task Deleted: published, it fires exactly once for each', async () => {
 		await sandbox.reset();
-		const credential = await n8n.rest.createCredential({
-			name: 'CTS API (completed and deleted)',
-			type: 'ctsApi',
-			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
-		});
 		const definition = taskTriggerWorkflow(n8n.prefix);
 		definition.name = 'E2E: task trigger (completed, deleted)';
-		definition.nodes[0].parameters.events = ['completed', 'deleted'];
-		definition.nodes[0].parameters.options = WHOLE_BUDGET;
-		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (completed and deleted)' } };
-		const { id, ...body } = definition;
-		void id;
-		const workflow = await n8n.rest.createWorkflow(body);
+		Object.assign(definition.nodes[0].parameters, { events: ['completed', 'deleted'], options: WHOLE_BUDGET });
+		const workflow = await createTriggerWorkflow(definition, 'CTS API (completed and deleted)');
 		const done = await sandbox.createTask({ title: 'To complete' });
 		const gone = await sandbox.createTask({ title: 'To delete' });
 		await sandbox.createTask({ title: 'Stays open' });
@@ -214,17 +205,9 @@ describe('n8n 2.41.1 server: credential tests and the triggers', () => {
 
 	it('event trigger: activated, it starts an execution for an event created in the calendar', async () => {
 		await sandbox.reset();
-		const credential = await n8n.rest.createCredential({
-			name: 'CTS API (event trigger)',
-			type: 'ctsApi',
-			data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url },
-		});
 		const definition = eventTriggerWorkflow(n8n.prefix);
-		definition.nodes[0].credentials = { ctsApi: { id: credential.id, name: 'CTS API (event trigger)' } };
 		definition.nodes[0].parameters.options = WHOLE_BUDGET;
-		const { id, ...body } = definition;
-		void id;
-		const workflow = await n8n.rest.createWorkflow(body);
+		const workflow = await createTriggerWorkflow(definition, 'CTS API (event trigger)');
 		const inOneDay = (hours) => new Date(Date.now() + hours * 3600 * 1000).toISOString().slice(0, 19);
 		const event = (title, start) => ({
 			accountId: 'acc-alice-a',
