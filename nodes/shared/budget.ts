@@ -97,10 +97,10 @@ export class PointBudget {
 	/** Points each spender (a trigger) took in the current window. */
 	private spent = new Map<string, number>();
 	/**
-	 * What the triggers of this user share (see `triggerBudget.ts`): when each of their feeds last
-	 * read, and the feeds' buffers; forgotten with the budget, as a restart forgets them.
+	 * What the triggers of this user share (see `triggerBudget.ts`): the slot of each of their
+	 * feeds' last read, and the feeds' buffers; forgotten with the budget, as a restart forgets them.
 	 */
-	readonly lastReads = new Map<string, number>();
+	readonly readSlots = new Map<string, number>();
 	readonly triggerFeeds = new Map<string, unknown>();
 	/** The cancel signals of executions with requests in this budget's queue, each listened to once. */
 	private readonly watched = new WeakSet<AbortSignal>();

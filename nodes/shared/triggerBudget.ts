@@ -136,24 +136,29 @@ export async function pollAllowance(context: IPollFunctions, share: number, feed
 	const verdict = budget.pollAllowed(spender, LIST_POINTS, fraction);
 	if (!verdict.allowed) return { points: 0, reason: verdict.reason };
 	const { limit, remaining, resetAt } = budget.snapshot();
-	if (limit === undefined || remaining === undefined) return continuing ? { points: Number.POSITIVE_INFINITY } : grant(budget.lastReads, feed, Number.POSITIVE_INFINITY);
+	if (limit === undefined || remaining === undefined) return continuing ? { points: Number.POSITIVE_INFINITY } : grant(budget.readSlots, feed, Number.POSITIVE_INFINITY);
 	const sharePoints = Math.floor(limit * fraction);
 	const available = Math.min(sharePoints - budget.spentBy(spender), remaining - Math.ceil(limit * RESERVE_FOR_ACTIONS));
 	const schedule = scheduleIntervalMs(context);
 	const spacing = WINDOW_MS / Math.max(1, Math.floor(sharePoints / LIST_POINTS));
-	if (continuing || schedule === undefined || schedule >= spacing) return continuing ? { points: available } : grant(budget.lastReads, feed, available);
+	if (continuing || schedule === undefined || schedule >= spacing) return continuing ? { points: available } : grant(budget.readSlots, feed, available);
+	// Reads keep to slots `spacing` apart, each taken by the first check within half a schedule
+	// interval of it (never before the check itself, so a pause earns no catching up): a schedule
+	// only a little more frequent than the spacing skips a check now and then, rather than reading
+	// at every check until the share is spent and then pausing.
 	const now = Date.now();
-	const last = budget.lastReads.get(feed);
-	if (last !== undefined && now - last < spacing - schedule / 2) {
+	const lastSlot = budget.readSlots.get(feed);
+	if (lastSlot !== undefined && now < lastSlot + spacing - schedule / 2) {
 		return { points: 0, reason: `its reads are spread evenly, one every ${Math.round(spacing / 1000)} s` };
 	}
 	// A window that has reset starts with the next answer: all of it is still to come.
 	const readsToCome = Math.floor((resetAt === undefined ? WINDOW_MS : Math.max(0, resetAt - now)) / spacing);
-	return grant(budget.lastReads, feed, Math.min(available, Math.max(LIST_POINTS, available - readsToCome * LIST_POINTS)));
+	const slot = lastSlot === undefined ? now : Math.max(lastSlot + spacing, now);
+	return grant(budget.readSlots, feed, Math.min(available, Math.max(LIST_POINTS, available - readsToCome * LIST_POINTS)), slot);
 }
 
-function grant(lastReads: Map<string, number>, feed: string, points: number): PollAllowance {
-	lastReads.set(feed, Date.now());
+function grant(readSlots: Map<string, number>, feed: string, points: number, slot = Date.now()): PollAllowance {
+	readSlots.set(feed, slot);
 	return { points };
 }
 
