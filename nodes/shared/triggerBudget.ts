@@ -119,8 +119,9 @@ export interface PollAllowance {
  * - Nothing when actions wait for points, when the trigger's Budget Share of the window is spent,
  *   or when less than {@link RESERVE_FOR_ACTIONS} of the budget would remain for actions.
  * - Even pacing: when the schedule (Poll Times) asks for more checks than the share holds (k list
- *   calls per window), the feed reads only every window ÷ k (less half a schedule interval, so a
- *   check on the schedule is never missed by a tick), and each read may spend what is left of the
+ *   calls per window), the feed reads in slots window ÷ k apart (each taken by the first check
+ *   within half a schedule interval of it, so a check on the schedule is never missed by a tick,
+ *   and reads never bunch), and each read may spend what is left of the
  *   share beyond one list call for each read still to come in the window: a backlog is read one
  *   page per read at the even pace, faster when earlier reads were idle.
  * - Without a schedule that repeats, the rest of the share; without an answer with rate-limit
