@@ -121,9 +121,9 @@ export interface PollAllowance {
  * - Even pacing: when the schedule (Poll Times) asks for more checks than the share holds (k list
  *   calls per window), the feed reads in slots window ÷ k apart (each taken by the first check
  *   within half a schedule interval of it, so a check on the schedule is never missed by a tick,
- *   and reads never bunch), and each read may spend what is left of the
- *   share beyond one list call for each read still to come in the window: a backlog is read one
- *   page per read at the even pace, faster when earlier reads were idle.
+ *   and reads never bunch), and each read may spend what is left of the share beyond one list
+ *   call for each read still to come in the window: a backlog is read one page per read at the
+ *   even pace, faster when earlier reads were idle.
  * - Without a schedule that repeats, the rest of the share; without an answer with rate-limit
  *   headers yet, no limit here (the pacer in `budget.ts` still holds every request): a poll that
  *   got that should ask again after its first request, with `continuing`, which skips the spacing
