@@ -428,6 +428,17 @@ export async function testCredential(
  * the static data from its JSON form, as after an n8n restart; `restartFromStored()` reloads what
  * n8n's default path has stored of it (see `stored`).
  */
+/**
+ * An action node as n8n runs it when an AI agent or MCP client calls it as a tool (the node type
+ * n8n names `<type>Tool`). n8n 2.41.1 calls the tool variant's `execute` directly
+ * (n8n-core `get-input-connection-data.js`), which for a declarative node is the RoutingNode
+ * wrapper n8n assigns when loading it (n8n `node-types.js`): the node's `customOperations` are
+ * not consulted. Here the engine, which would consult them, runs the node without them.
+ */
+export function asTool<T extends INodeType>(nodeType: T): T {
+	return Object.create(nodeType, { customOperations: { value: undefined } }) as T;
+}
+
 /** A polling node type as n8n loads it: with the Poll Times parameter n8n-core's directory loader adds. */
 export function withPollTimes<T extends INodeType>(nodeType: T): T {
 	nodeType.description.properties.unshift({

@@ -2,13 +2,16 @@
  * Get Many through the real engine against the sandbox: paging on `updated`, ties across page
  * boundaries, Limit, Updated After, and the one case the interface cannot page past.
  */
+import { Container } from '@n8n/di';
+import { Logger } from '@n8n/backend-common';
+
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { AlteringProxy } from '../harness/alteringProxy';
-import { Engine } from '../harness/engine';
+import { asTool, Engine } from '../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
-const engine = new Engine({ ctsTask: new CtsTask() });
+const engine = new Engine({ ctsTask: new CtsTask(), ctsTaskTool: asTool(new CtsTask()) });
 
 beforeAll(async () => await sandbox.start());
 afterAll(async () => await sandbox.stop());
@@ -141,6 +144,25 @@ it('more than 100 tasks on one timestamp: returns what it can, warns in the outp
 	const hints = run.data.resultData.runData.CTS[0].hints ?? [];
 	expect(hints).toHaveLength(1);
 	expect(hints[0].message).toContain('More than 100 tasks share the same "updated" time (2026-03-01T09:00:00.000Z)');
+});
+
+it('more than 100 tasks on one timestamp, as a tool: the same items, and the warning in n8n\'s log (a tool run has no output pane)', async () => {
+	await createGroups([120, 5]);
+	const warnings: string[] = [];
+	jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
+	try {
+		const { items, run, error } = await engine.runNode({
+			type: 'ctsTaskTool',
+			parameters: { resource: 'task', operation: 'getAll', returnAll: true },
+			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(105);
+		expect(run.data.resultData.runData.CTS[0].hints ?? []).toEqual([]);
+		expect(warnings).toEqual([expect.stringContaining('CTS: More than 100 tasks share the same "updated" time (2026-03-01T09:00:00.000Z)')]);
+	} finally {
+		jest.restoreAllMocks();
+	}
 });
 
 it('an empty account gives no items and one call', async () => {

@@ -9,7 +9,7 @@ import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.nod
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
 import { AlteringProxy } from '../harness/alteringProxy';
-import { Engine, PollHarness } from '../harness/engine';
+import { asTool, Engine, PollHarness } from '../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
@@ -79,7 +79,7 @@ it('answers without rate-limit headers never make requests wait, even after an a
 
 describe('as a tool of an AI agent or MCP server (the node type n8n names <type>Tool)', () => {
 	// The Task node under the name n8n gives its tool variant; RoutingNode runs its routed operations the same way.
-	const tools = new Engine({ ctsTaskTool: new CtsTask() });
+	const tools = new Engine({ ctsTaskTool: asTool(new CtsTask()) });
 	const createAsTool = (parameters: IDataObject = {}) =>
 		tools.runNode({ type: 'ctsTaskTool', parameters: { resource: 'task', operation: 'create', title: 'from an agent', returnTask: false, ...parameters }, credentials: credentials() });
 

@@ -11,7 +11,7 @@ import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { DATE_TIME_HINT } from '../../nodes/shared/dates';
-import { Engine } from '../harness/engine';
+import { asTool, Engine } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
@@ -227,7 +227,7 @@ describe('update event and answer an invitation with values an agent fills in', 
 });
 
 describe('as a tool (the node type n8n names <type>Tool), errors give advice a caller can follow', () => {
-	const tools = new Engine({ ctsEventTool: new CtsEvent(), ctsTaskTool: new CtsTask() });
+	const tools = new Engine({ ctsEventTool: asTool(new CtsEvent()), ctsTaskTool: asTool(new CtsTask()) });
 
 	it.each([
 		['Event Create', 'ctsEventTool', { resource: 'event', operation: 'create', calendarId: byId('cal-alice-a-primary'), title: 'x', start: 'tomorrow at ten', endMode: 'end', end: '2026-12-01T10:00:00', timeZone: 'Europe/Berlin' }],

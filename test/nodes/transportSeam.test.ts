@@ -11,7 +11,7 @@ import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { SERVICE_REQUEST_OPERATIONS } from '../../nodes/shared/transport';
-import { Engine } from '../harness/engine';
+import { asTool, Engine } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
 /** The node with its properties in reverse order: what the seam must not depend on. */
@@ -23,10 +23,10 @@ function reversed<T extends INodeType>(node: T): T {
 const sandbox = new SandboxClient();
 const engine = new Engine({
 	ctsTask: new CtsTask(),
-	ctsTaskTool: new CtsTask(),
+	ctsTaskTool: asTool(new CtsTask()),
 	ctsTaskReversed: reversed(new CtsTask()),
 	ctsEvent: new CtsEvent(),
-	ctsEventTool: new CtsEvent(),
+	ctsEventTool: asTool(new CtsEvent()),
 	ctsEventV1: new CtsEventV1(),
 });
 

@@ -37,7 +37,7 @@ export const taskGetManyDescription: INodeProperties[] = [
 /**
  * Get Many for one item: the open tasks (completed and deleted tasks are not listed by the
  * service), read in pages of up to 100, advancing on `updated`. `warn` hears when the interface
- * cannot page further.
+ * cannot page further (without one, as a tool runs it, n8n's log does).
  */
 export async function listTasks(item: OperationItem, warn?: (message: string) => void): Promise<IDataObject[]> {
 	const { context, itemIndex, parameter } = item;
@@ -63,7 +63,8 @@ export async function listTasks(item: OperationItem, warn?: (message: string) =>
 		{ keep: matches ? (task) => (matches(task) ? shape(task) : undefined) : shape },
 	);
 	if (result.overflowedAt.length > 0) {
-		warn?.(
+		const notify = warn ?? ((message: string) => context.logger.warn(`${context.getNode().name}: ${message}`));
+		notify(
 			`More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`,
 		);
 	}
