@@ -192,15 +192,19 @@ export function changeQuotas(taskChanges, eventChanges) {
  * the trigger's window created, renamed or deleted. A task or event is changed again only after
  * its current version was delivered (by an execution that succeeded). Each kind of change is
  * made at least its quota, whatever the timing: once the creations reached theirs, the maker
- * waits for deliveries instead of creating more. Every change is recorded with what the trigger
- * must report.
+ * waits for deliveries instead of creating more, for `patienceMs` at most: when nothing of a kind
+ * was delivered by then (every creation lost in n8n's static-data gap or carried only by an
+ * execution n8n marked crashed), it creates as many more as updates are missing. Every change
+ * is recorded with what the trigger must report.
  */
 export class ChangeMaker {
-	constructor(sandbox, random, isDelivered, quotas) {
-		Object.assign(this, { sandbox, random, isDelivered, quotas });
+	constructor(sandbox, random, isDelivered, quotas, patienceMs = Number.POSITIVE_INFINITY) {
+		Object.assign(this, { sandbox, random, isDelivered, quotas, patienceMs });
 		this.tasks = new Map(); // id -> key of its current version
 		this.events = new Map(); // id -> key of its current version
 		this.changes = []; // { key, kind, expected, at }
+		/** Per kind: creations still to make beyond the quota because nothing of the kind was delivered. */
+		this.recreate = { task: 0, event: 0 };
 	}
 
 	counts() {
@@ -234,23 +238,35 @@ export class ChangeMaker {
 	/**
 	 * One change of a trigger's kind (`task` or `event`): the kinds below their quota first, in
 	 * proportion to what is missing, then any; an update or cancellation needs a delivered task or
-	 * event. Returns false when nothing can be changed now (only updates are missing and nothing
-	 * is delivered yet).
+	 * event. Returns 'quota' for a change towards a quota, 'recreated' for a creation beyond the
+	 * quota that gives the missing updates something to change, 'more' for a change beyond every
+	 * quota of the kind, and false when nothing can be changed now (only updates are missing and
+	 * nothing is delivered yet).
 	 */
 	async change(kind) {
 		const names = Object.keys(CHANGE_KINDS).filter((name) => CHANGE_KINDS[name].kind === kind);
 		const possible = names.filter((name) => name.endsWith('created') || this.ready(kind).length > 0);
 		const missing = possible.filter((name) => this.made(name) < this.quotas[name]);
+		const unmet = names.filter((name) => this.made(name) < this.quotas[name]);
 		let choice;
+		let outcome = 'quota';
 		if (missing.length > 0) {
 			const weights = missing.map((name) => this.quotas[name] - this.made(name));
 			let pick = this.random() * weights.reduce((sum, weight) => sum + weight, 0);
 			choice = missing.find((_, index) => (pick -= weights[index]) < 0) ?? missing.at(-1);
-		} else if (names.some((name) => this.made(name) < this.quotas[name])) {
-			return false;
+		} else if (unmet.length > 0) {
+			const lastOfKind = this.changes.findLast((change) => change.kind === kind)?.at ?? 0;
+			if (this.recreate[kind] === 0 && Date.now() - lastOfKind >= this.patienceMs) {
+				this.recreate[kind] = unmet.reduce((sum, name) => sum + this.quotas[name] - this.made(name), 0);
+			}
+			if (this.recreate[kind] === 0) return false;
+			this.recreate[kind]--;
+			choice = `${kind} created`;
+			outcome = 'recreated';
 		} else {
 			let pick = this.random();
 			choice = possible.find((name) => (pick -= CHANGE_KINDS[name].share) < 0) ?? possible[0];
+			outcome = 'more';
 		}
 		const ready = this.ready(kind);
 		const [id] = ready[Math.floor(this.random() * ready.length)] ?? [];
@@ -299,7 +315,7 @@ export class ChangeMaker {
 				break;
 			}
 		}
-		return true;
+		return outcome;
 	}
 }
 
@@ -411,7 +427,10 @@ export async function runRestartScenario({
 	const { intervalMs, longOutageMs } = triggers.schedule;
 	const deliveries = new Deliveries(workflows);
 	const quotas = changeQuotas(taskChanges, eventChanges);
-	const changes = new ChangeMaker(sandbox, random, (key) => deliveries.deliveredBy(key).length > 0, quotas);
+	// A creation is delivered within a poll interval or two (and a restart); waiting longer means it
+	// was lost or carried only by a crashed execution.
+	const patienceMs = 2 * intervalMs + 30_000;
+	const changes = new ChangeMaker(sandbox, random, (key) => deliveries.deliveredBy(key).length > 0, quotas, patienceMs);
 	const downIntervals = [];
 	/** Kills of main and of the worker: when, and since when the killed process ran. */
 	const kills = [];
@@ -434,9 +453,9 @@ export async function runRestartScenario({
 		return made.task >= taskChanges && made.event >= eventChanges && changes.quotasMet();
 	};
 	let lastChange = Date.now();
-	// Once the kills are done, changes go on until every quota is met, unless nothing could be
-	// changed for a while (nothing delivered): the assertions then tell which quota was not met.
-	const running = () => !failure && (!chaosDone || (!changesDone() && Date.now() - lastChange < 2 * intervalMs + 60_000));
+	// Once the kills are done, changes go on until every quota is met, unless none came nearer for
+	// a while (nothing delivered): the assertions then tell which quota was not met.
+	const running = () => !failure && (!chaosDone || (!changesDone() && Date.now() - lastChange < patienceMs + 2 * intervalMs + 60_000));
 	// Reads deliveries while main is up; a refresh that fails because main just died is repeated later.
 	const collect = async () => {
 		while (running()) {
@@ -450,7 +469,7 @@ export async function runRestartScenario({
 			const made = changes.counts();
 			const wantTask = made.event >= eventChanges || (made.task < taskChanges && random() < taskChanges / (taskChanges + eventChanges));
 			const changed = (await changes.change(wantTask ? 'task' : 'event')) || (await changes.change(wantTask ? 'event' : 'task'));
-			if (changed) lastChange = Date.now();
+			if (changed === 'quota' || changed === 'recreated') lastChange = Date.now();
 			// Nothing to change until more is delivered.
 			await sleep(changed ? 80 + random() * 160 : 1000);
 		}
