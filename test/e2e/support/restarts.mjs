@@ -217,8 +217,9 @@ export class ChangeMaker {
 		return this.changes.filter((change) => `${change.kind} ${change.expected}` === name).length;
 	}
 
-	quotasMet() {
-		return Object.entries(this.quotas).every(([name, quota]) => this.made(name) >= quota);
+	/** Whether every kind of change (of `kind`, when given) reached its quota. */
+	quotasMet(kind) {
+		return Object.entries(this.quotas).every(([name, quota]) => (kind && CHANGE_KINDS[name].kind !== kind) || this.made(name) >= quota);
 	}
 
 	record(kind, key, expected) {
@@ -467,7 +468,9 @@ export async function runRestartScenario({
 	const change = async () => {
 		while (running()) {
 			const made = changes.counts();
-			const wantTask = made.event >= eventChanges || (made.task < taskChanges && random() < taskChanges / (taskChanges + eventChanges));
+			const tasksDone = made.task >= taskChanges && changes.quotasMet('task');
+			const eventsDone = made.event >= eventChanges && changes.quotasMet('event');
+			const wantTask = eventsDone || (!tasksDone && random() < taskChanges / (taskChanges + eventChanges));
 			const changed = (await changes.change(wantTask ? 'task' : 'event')) || (await changes.change(wantTask ? 'event' : 'task'));
 			if (changed === 'quota' || changed === 'recreated') lastChange = Date.now();
 			// Nothing to change until more is delivered.
