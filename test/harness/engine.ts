@@ -423,12 +423,6 @@ export async function testCredential(
 }
 
 /**
- * A polling trigger as an activated workflow runs it: `poll()` on n8n's PollContext over a real
- * Workflow whose static data carries the trigger's cursor from poll to poll. `restart()` reloads
- * the static data from its JSON form, as after an n8n restart; `restartFromStored()` reloads what
- * n8n's default path has stored of it (see `stored`).
- */
-/**
  * An action node as n8n runs it when an AI agent or MCP client calls it as a tool (the node type
  * n8n names `<type>Tool`). n8n 2.41.1 calls the tool variant's `execute` directly
  * (n8n-core `get-input-connection-data.js`), which for a declarative node is the RoutingNode
@@ -452,6 +446,12 @@ export function withPollTimes<T extends INodeType>(nodeType: T): T {
 	return nodeType;
 }
 
+/**
+ * A polling trigger as an activated workflow runs it: `poll()` on n8n's PollContext over a real
+ * Workflow whose static data carries the trigger's cursor from poll to poll. `restart()` reloads
+ * the static data from its JSON form, as after an n8n restart; `restartFromStored()` reloads what
+ * n8n's default path has stored of it (see `stored`).
+ */
 export class PollHarness {
 	private workflow!: Workflow;
 	private readonly node: INode;
