@@ -154,6 +154,8 @@ describe('Create', () => {
 	});
 
 	it.each([
+		['a title of spaces only', { title: '   ' }, 'Title: must not be empty'],
+		['an empty title from an expression', { title: '={{ "" }}' }, 'Title: must not be empty'],
 		['a time zone abbreviation', { timeZone: 'EST' }, 'Time Zone: "EST" is not an IANA time zone'],
 		['an end before the start', { end: '2026-12-01T08:00:00' }, 'End: must be after Start'],
 		['a duration that is not ISO 8601', { endMode: 'duration', duration: '90 minutes' }, 'Duration: Event duration should be a valid ISO8601 duration'],

@@ -1,5 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
+import { invalidField } from '../../../shared/errors';
 import { timeZoneField } from '../../../shared/fields';
 import { calendarFields, eventFieldOptions, showFor } from '../../shared/eventFields';
 import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
@@ -25,6 +26,13 @@ export async function sendCreateTiming(
 	});
 }
 
+/** A title of spaces only would show as an empty entry in every calendar: refused before sending. */
+async function refuseBlankTitle(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const title = this.getNodeParameter('title', '');
+	if (String(title ?? '').trim() === '') throw invalidField(this.getNode(), 'Title', 'must not be empty', this.getItemIndex());
+	return requestOptions;
+}
+
 export const eventCreateDescription: INodeProperties[] = [
 	...calendarFields('create', ['v3', 'v1'], 'Calendar to create the event in'),
 	{
@@ -36,7 +44,7 @@ export const eventCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. Team meeting',
 		description: 'Title of the event as calendars show it',
 		displayOptions,
-		routing: { send: { type: 'body', property: 'title' } },
+		routing: { send: { type: 'body', property: 'title', preSend: [refuseBlankTitle] } },
 	},
 	{
 		displayName: 'All Day',

@@ -224,14 +224,14 @@ function updateFieldOptions(): INodeProperties[] {
 			description: 'Names of locations to remove, separated by commas; other locations stay',
 		},
 		{
-			displayName: 'Participants to Remove',
+			displayName: 'Attendees to Remove',
 			name: 'participantsToRemove',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. ann@example.com, bob@example.com',
-			description: 'E-mail addresses to remove from the event, separated by commas; other participants stay',
+			description: 'E-mail addresses of attendees to remove from the event, separated by commas; other attendees stay',
 			routing: {
-				send: { preSend: [sendConverted(`${collection}.participantsToRemove`, 'Participants to Remove', 'participants', toRemovedParticipants, { merge: true })] },
+				send: { preSend: [sendConverted(`${collection}.participantsToRemove`, 'Attendees to Remove', 'participants', toRemovedParticipants, { merge: true })] },
 			},
 		},
 		{
