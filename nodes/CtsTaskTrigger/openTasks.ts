@@ -46,7 +46,7 @@ export interface OpenTaskPoll {
 
 /** What a check costs with Task Completed or Task Deleted chosen, shown when either is. */
 export const OPEN_TASKS_NOTICE =
-	'Task Completed and Task Deleted read all open tasks on every check: 10 points per 100 open tasks (and per check with fewer), plus 1 point per task that left the open tasks. Task Created and Task Updated then come from the same read at no extra cost. An account with more open tasks than the Budget Share allows per check is read over several checks.';
+	'Task Completed and Task Deleted read all open tasks at each check, 10 points per 100 open tasks plus 1 per task that left them (Created and Updated come from the same read; costs in the README).';
 
 const ms = (value: unknown) => Date.parse(String(value));
 
