@@ -99,7 +99,7 @@ export async function provisionInstance(rest, { sandboxUrl, prefix }) {
  *
  * @param options.command      how the user ran it (`npm start`), for messages
  * @param options.stateFolder  the state folder's name under .n8n-runtime/
- * @param options.start        async (instance) => { title, editorUrl, added, workflowsNote, details }
+ * @param options.start        async (instance) => { title, editorUrl, added, details }
  */
 export async function runLocalInstance({ command, stateFolder, start }) {
 	const started = Date.now();
@@ -184,7 +184,7 @@ async function prepare(command, stateFolder) {
 	return { info, n8nPort, sandboxPort, sandboxUrl: `http://127.0.0.1:${sandboxPort}`, stateDir };
 }
 
-function printReady({ title, editorUrl, added, workflowsNote = '', details, sandboxUrl, stateDir, elapsed }) {
+function printReady({ title, editorUrl, added, details, sandboxUrl, stateDir, elapsed }) {
 	const log = (message) => console.log(message);
 	log('');
 	log('────────────────────────────────────────────────────────────────────');
@@ -193,7 +193,7 @@ function printReady({ title, editorUrl, added, workflowsNote = '', details, sand
 	log(`   Editor:    ${editorUrl}/`);
 	log(`   Log in:    ${START_OWNER.email}  /  ${START_OWNER.password}`);
 	log(`   Sandbox:   ${sandboxUrl}   (API key ${SANDBOX_KEY}; state in ${join(stateDir, 'sandbox.json')})`);
-	log(`   Workflows: ${added > 0 ? `${added} example workflows added` : 'the example workflows'} ("CTS example: …")${workflowsNote}`);
+	log(`   Workflows: ${added > 0 ? `${added} example workflows added` : 'the example workflows'} ("CTS example: …"): open one and click Execute workflow, or Publish the trigger and MCP server examples`);
 	log(`   Credentials: "${EXAMPLE_CREDENTIALS.api.name}", "${EXAMPLE_CREDENTIALS.sync.name}"`);
 	log('');
 	for (const line of details) log(line);

@@ -40,7 +40,6 @@ await runLocalInstance({
 			title: `n8n ${info.n8nVersion} with ${PACKAGE_NAME}`,
 			editorUrl: n8n.url,
 			added,
-			workflowsNote: ': open one and click Execute workflow, or Publish the trigger and MCP server examples',
 			details: [
 				' To use the real service: open each credential and set its Base URL / Sync URL',
 				' (and your API key / token) instead of the sandbox address.',
