@@ -247,6 +247,54 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		assert.equal(lists.length, 1, 'the tags were listed once');
 	});
 
+	it('says what is wrong in the form\'s words: a blank title before sending, an unknown task with where its ID comes from; the task list tells tasks of one title apart', async () => {
+		await sandbox.reset();
+		const output = page.locator('[data-test-id="output-panel"]');
+		// A title of spaces only is refused before any request.
+		await page.locator('[data-test-id="parameter-input-title"] input, [data-test-id="parameter-input-title"] textarea').first().fill('   ');
+		await page.click('[data-test-id="node-execute-button"]');
+		await output.locator('[data-test-id="node-error-message"]').waitFor();
+		assert.match(await output.locator('[data-test-id="node-error-message"]').innerText(), /Title: must not be empty/);
+		assert.equal((await sandbox.requests()).filter((call) => call.path === '/v3/tasks/create').length, 0, 'nothing was sent');
+
+		// Two open tasks of one title: the list shows the due date of one and the start of the other's ID.
+		await sandbox.api('POST', '/v3/tasks/create', { body: { title: 'Call the plumber', due: '2026-12-01T09:00:00', timeZone: 'Europe/Berlin' } });
+		const { body: created } = await sandbox.api('POST', '/v3/tasks/create', { body: { title: 'Call the plumber' } });
+		await chooseOperation('Get');
+		const task = page.locator('[data-test-id="resource-locator-taskId"]');
+		await task.locator('[data-test-id="rlc-input"]').click();
+		const items = page.locator('[data-test-id="rlc-item"]');
+		await items.first().waitFor();
+		assert.deepEqual((await items.allTextContents()).map((name) => name.trim()).sort(), [
+			'Call the plumber (ID ' + created.data.id.slice(0, 8) + ')',
+			'Call the plumber (due 2026-12-01 09:00)',
+		].sort());
+		await page.keyboard.press('Escape');
+
+		// An ID that names no task: what was not found, and where the ID comes from.
+		await task.locator('[data-test-id="rlc-mode-selector"]').click();
+		await option(page, /^By ID$/).click();
+		await task.locator('[data-test-id="rlc-input"] input, input[data-test-id="rlc-input"]').first().fill('no-such-task');
+		// The editor takes a typed value when the field loses focus.
+		await page.keyboard.press('Tab');
+		await page.waitForTimeout(500);
+		await page.click('[data-test-id="node-execute-button"]');
+		await output.getByText('Task not found').first().waitFor();
+		assert.match(await output.locator('[data-test-id="node-error-message"]').innerText(), /Task not found: no task with ID "no-such-task" exists in this account/);
+		assert.match(await output.locator('[data-test-id="node-error-description"]').innerText(), /pick the task from the list/);
+		await chooseOperation('Create');
+	});
+
+	/** The names a collection's "Add" dropdown offers (the `index`-th collection of the form). */
+	const collectionOptions = async (target, index = 0) => {
+		await target.locator('[data-test-id="collection-parameter-add"]').nth(index).click();
+		const offered = target.locator('.el-select-dropdown__item:visible, [role="option"]:visible');
+		await offered.first().waitFor();
+		const names = (await offered.allTextContents()).map((name) => name.trim());
+		await target.keyboard.press('Escape');
+		return names;
+	};
+
 	/** Picks the credential of the open node (several of one type exist once the wrong-address one is added). */
 	const useCredential = async (target, name) => {
 		await target.click('[data-test-id="node-credentials-select"]');
@@ -380,6 +428,10 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await output.getByText('"end"').first().waitFor();
 		assert.equal(await output.getByText('@type').count(), 0, 'the simplified output has no @type');
 		await shot('node-output-event', tab);
+		// One way to add people: Attendees (names and roles in it), no separate Participants.
+		const additional = await collectionOptions(tab);
+		assert.ok(additional.includes('Attendees'), `Additional Fields: ${additional.join(', ')}`);
+		assert.ok(!additional.some((name) => /Participant/.test(name)), `Additional Fields: ${additional.join(', ')}`);
 		const now = Date.now();
 		const { body } = await sandbox.api('GET', '/v3/events/list', {
 			qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: new Date(now - 3600_000).toISOString(), end: new Date(now + 7200_000).toISOString() },
@@ -392,6 +444,9 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await expectFields(['resource', 'operation', 'eventId', 'output'], tab);
 		await chooseOperation('Get Many', tab);
 		await expectFields(['resource', 'operation', 'accountId', 'calendarIds', 'start', 'end', 'returnAll', 'limit', 'output'], tab);
+		// A text search and an order, as Google Calendar's Get Many has.
+		const listOptions = await collectionOptions(tab);
+		assert.ok(['Search', 'Order'].every((name) => listOptions.includes(name)), `Options: ${listOptions.join(', ')}`);
 		await chooseOperation('Update', tab);
 		assert.deepEqual((await formFields(tab)).slice(0, 5), ['resource', 'operation', 'calendarId', 'identifyBy', 'eventId']);
 		assert.ok((await formFields(tab)).includes('seriesUpdateMode'));
