@@ -106,6 +106,18 @@ export function sendUnlessEmpty(property: string): NonNullable<INodeProperties['
 	return { send: { type: 'body', property, value: '={{ typeof $value === "string" && $value.trim() === "" ? undefined : $value }}' } };
 }
 
+/**
+ * Refuses a request whose body carries an empty title (or one of spaces only, which would show as
+ * an empty row in every list), before it is sent, with the editor's wording.
+ */
+export async function refuseBlankTitle(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const body = requestOptions.body as IDataObject;
+	if ('title' in body && (typeof body.title !== 'string' || body.title.trim() === '')) {
+		throw invalidField(this.getNode(), 'Title', 'must not be empty', this.getItemIndex());
+	}
+	return requestOptions;
+}
+
 /** Whether an optional field was added but left empty: such a field is not sent. */
 export function isEmptyValue(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

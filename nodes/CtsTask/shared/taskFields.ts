@@ -17,6 +17,7 @@ import {
 	locatorValue,
 	sendConverted,
 	isEmptyValue,
+	refuseBlankTitle,
 	sendLocalDateTime,
 	sendTimeZone,
 	timeZoneField,
@@ -224,8 +225,8 @@ export function estimatedDurationOption(collection: string): INodeProperties {
 }
 
 /**
- * Refuses an empty title before any request, with the service's own wording. As a tool, an empty
- * title on an update means "keep it", as tool descriptions tell an agent for optional values.
+ * Refuses an empty title before any request ({@link refuseBlankTitle}). As a tool, an empty title
+ * on an update means "keep it", as tool descriptions tell an agent for optional values.
  */
 export async function checkTitle(
 	this: IExecuteSingleFunctions,
@@ -233,11 +234,7 @@ export async function checkTitle(
 ): Promise<IHttpRequestOptions> {
 	const body = requestOptions.body as IDataObject;
 	if ('title' in body && body.title === undefined && isToolNode(this.getNode()) && this.getNodeParameter('operation', '') === 'update') delete body.title;
-	// A title of spaces only would show as an empty row in every list of tasks.
-	if ('title' in body && (typeof body.title !== 'string' || body.title.trim().length < 1)) {
-		throw invalidField(this.getNode(), 'Title', 'must not be empty', this.getItemIndex());
-	}
-	return requestOptions;
+	return await refuseBlankTitle.call(this, requestOptions);
 }
 
 /** Refuses an update that would change nothing. */

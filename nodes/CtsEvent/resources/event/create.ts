@@ -1,7 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { invalidField } from '../../../shared/errors';
-import { timeZoneField } from '../../../shared/fields';
+import { refuseBlankTitle, timeZoneField } from '../../../shared/fields';
 import { calendarFields, eventFieldOptions, showFor } from '../../shared/eventFields';
 import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
 import { guardFields } from './timeGuard';
@@ -24,13 +23,6 @@ export async function sendCreateTiming(
 		// Empty: the workflow's time zone, as the field's first choice says.
 		timeZone: allDay ? undefined : String(this.getNodeParameter('timeZone', '') ?? '').trim() || this.getTimezone(),
 	});
-}
-
-/** A title of spaces only would show as an empty entry in every calendar: refused before sending. */
-async function refuseBlankTitle(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const title = this.getNodeParameter('title', '');
-	if (String(title ?? '').trim() === '') throw invalidField(this.getNode(), 'Title', 'must not be empty', this.getItemIndex());
-	return requestOptions;
 }
 
 export const eventCreateDescription: INodeProperties[] = [
