@@ -10,7 +10,7 @@ import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../
 import { ctsApiTest } from '../shared/credentialTests';
 import { redeliverOption } from '../shared/redelivery';
 import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
-import { budgetShareOption, checkFrequencyHints, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
+import { budgetShareOption, checkFrequencyHints, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { MAX_WINDOW_DAYS, pollEvents } from './poll';
 import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../CtsEvent/shared/simplify';
 

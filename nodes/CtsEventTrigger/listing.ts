@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { triggerSpender, userBudget } from '../shared/triggerBudget';
+import { PerUser, triggerSpender } from '../shared/pacing/triggerPacing';
 
 /** A trigger that has not polled for this long no longer holds the shared window open for itself. */
 const READER_TTL_MS = 2 * 3600 * 1000;
@@ -40,13 +40,16 @@ export interface SharedListing {
 	reading?: Promise<unknown>;
 }
 
+/** Each user's shared listings, by key. */
+const listings = new PerUser<Map<string, SharedListing>>(() => new Map());
+
 /** The shared listing for this key (account, calendars, look ahead and back) of the trigger's user. */
 export async function sharedListing(context: IPollFunctions, key: string): Promise<SharedListing> {
-	const feeds = (await userBudget(context)).triggerFeeds;
-	let shared = feeds.get(key) as SharedListing | undefined;
+	const byKey = await listings.of(context);
+	let shared = byKey.get(key);
 	if (!shared) {
 		shared = { key, readers: new Map() };
-		feeds.set(key, shared);
+		byKey.set(key, shared);
 	}
 	while (shared.reading) await shared.reading.catch(() => undefined);
 	return shared;

@@ -4,7 +4,8 @@ import { serviceStatus } from '../shared/errors';
 import { toStringList } from '../shared/fields';
 import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
 import { pendingPosition, resolvePending, type PendingPosition } from '../shared/redelivery';
-import { DEFAULT_BUDGET_SHARE, listCallsOf, logSkipped, pollAllowance, triggerSpender } from '../shared/triggerBudget';
+import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
+import { PollPurse, triggerSpender } from '../shared/pacing/triggerPacing';
 import { MAX_WINDOW_MONTHS } from '../shared/windows';
 import { withEnd } from '../CtsEvent/shared/eventOutput';
 import { oldestReader, sharedListing, takeListing, type Listing } from './listing';
@@ -16,14 +17,13 @@ const MINUTE_MS = 60 * 1000;
 export const MAX_WINDOW_DAYS = 181;
 /** How far the local clock may drift from the service's between polls before the window is placed again. */
 const CLOCK_SKEW_MS = 5 * MINUTE_MS;
-const LIST_POINTS = 10;
 
 type Fired = Array<{ event: TriggerEvent; data: IDataObject }>;
 
 /**
  * One check of the CTS Event Trigger: lists the watched window once (10 points), compares it with
  * what the trigger knew, and confirms what left the window with reads (1 point each) within the
- * check's allowance (see `triggerBudget.ts`); what the allowance does not cover waits in the
+ * check's allowance (see `pacing/triggerPacing.ts`); what the allowance does not cover waits in the
  * state for the next checks, so a large deletion is confirmed over several checks, each once.
  */
 export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
@@ -60,20 +60,16 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 	const key = `events|${accountId}|${[...calendarIds].sort().join(',')}|${lookAheadMs}|${lookBackMs}`;
 	const shared = manual ? undefined : await sharedListing(this, key);
 	let window = shared && takeListing(this, shared, previous?.serviceTimeMs, lookBackMs);
-	/** Points left for confirmations: what the allowance holds beyond the list calls (or, for a shared listing, asked when needed). */
-	let points: number | undefined;
+	/** What the check may spend on its list call and confirmations (for a shared listing, opened when reads are needed). */
+	let purse: PollPurse | undefined;
 	if (!window) {
-		const allowance = await pollAllowance(this, budgetShare, key);
-		if (listCallsOf(allowance) === 0) {
-			logSkipped(this, allowance.reason);
-			return null;
-		}
-		points = allowance.points;
-		if (previous?.unconfirmed?.length && !previous.confirmedOnly && points < LIST_POINTS + previous.unconfirmed.length) {
+		const opened = (purse = await PollPurse.open(this, budgetShare, { feed: key }));
+		if (!opened.mayCheck()) return null;
+		if (previous?.unconfirmed?.length && !previous.confirmedOnly && !opened.holds(previous.unconfirmed.length)) {
 			// More left the window than this check's allowance can confirm after a list call: every other
 			// check spends its allowance on reads alone, so confirmations keep pace with the schedule.
 			const fired: Fired = [];
-			const unconfirmed = await confirmGone(this, previous.unconfirmed, points, fired);
+			const unconfirmed = await confirmGone(this, previous.unconfirmed, opened, fired);
 			return deliver(this, { ...previous, unconfirmed, confirmedOnly: true }, fired, events, redeliverAfterRestart);
 		}
 		// The window is placed on the service's time, carried forward on the local clock since the
@@ -85,12 +81,19 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 		const listWindow = async (aroundMs: number): Promise<Listing> => {
 			const endMs = aroundMs + lookAheadMs;
 			const startMs = Math.max(Math.min(reachBackMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
-			points! -= LIST_POINTS;
-			const response = await ctsResponse.call(this, 'ctsApi', {
-				method: 'GET',
-				url: '/v3/events/list',
-				qs: { accountId, calendarIds: calendarIds.join(','), start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
-			});
+			// Counted even when a second list call (for a clock that jumped) goes beyond the allowance: the listing must be right.
+			opened.take('list');
+			const response = await ctsResponse.call(
+				this,
+				'ctsApi',
+				{
+					method: 'GET',
+					url: '/v3/events/list',
+					qs: { accountId, calendarIds: calendarIds.join(','), start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
+				},
+				undefined,
+				opened,
+			);
 			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
 			// The service's clock never runs backwards for the trigger.
 			const serviceNowMs = Math.max(answeredAt(response) ?? aroundMs, previous?.serviceTimeMs ?? 0);
@@ -111,8 +114,6 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 			if (shared) shared.reading = undefined;
 		}
 		if (shared) shared.latest = window = { ...window, by: triggerSpender(this), reads: new Map() };
-		// Without a known budget before, the list call's answer tells it: the reads keep to the share.
-		if (!Number.isFinite(points)) points = (await pollAllowance(this, budgetShare, key, true)).points;
 	}
 	const { listed, serviceNowMs: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
 	const previousMs = previous?.serviceTimeMs ?? nowMs;
@@ -155,8 +156,8 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 		}
 		toConfirm.push(gone);
 	}
-	if (toConfirm.length > 0 && points === undefined) points = (await pollAllowance(this, budgetShare, triggerSpender(this))).points;
-	const unconfirmed = await confirmGone(this, toConfirm, points ?? 0, fired, window.reads);
+	if (toConfirm.length > 0 && !purse) purse = await PollPurse.open(this, budgetShare);
+	const unconfirmed = purse ? await confirmGone(this, toConfirm, purse, fired, window.reads) : [];
 
 	const next: EventTriggerState = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: window.localTimeMs };
 	if (unconfirmed.length > 0) next.unconfirmed = unconfirmed;
@@ -179,25 +180,25 @@ function deliver(context: IPollFunctions, next: EventTriggerState, fired: Fired,
 /**
  * Tells deleted events from ones moved out of the window, with at most one read per series: a
  * lone event or occurrence is read itself; several occurrences of one series that left together
- * read the series first, and when it is gone, so are they all. Spends at most `points` (one per
- * read; what `reads` already holds, from another trigger's check of the same listing, is free); a read the budget cannot hold ends the round. Adds what it learnt to `fired` and
- * returns what is left to confirm, in order.
+ * read the series first, and when it is gone, so are they all. Reads while the purse allows
+ * (what `reads` already holds, from another trigger's check of the same listing, is free); a read
+ * the budget cannot hold ends the round. Adds what it learnt to `fired` and returns what is left
+ * to confirm, in order.
  */
 async function confirmGone(
 	context: IPollFunctions,
 	gone: KnownEvent[],
-	points: number,
+	purse: PollPurse,
 	fired: Fired,
 	reads = new Map<string, IDataObject | null>(),
 ): Promise<KnownEvent[]> {
 	const read = async (id: string) => {
 		if (reads.has(id)) return reads.get(id)!;
-		points--;
-		const now = await readEventOrGone(context, id);
+		const now = await readEventOrGone(context, id, purse);
 		reads.set(id, now);
 		return now;
 	};
-	const canRead = (id: string) => reads.has(id) || points >= 1;
+	const canRead = (id: string) => reads.has(id) || purse.take('call');
 	const groups = new Map<string, KnownEvent[]>();
 	for (const event of gone) {
 		const key = event.masterEventId ?? event.id;
@@ -229,10 +230,10 @@ async function confirmGone(
 }
 
 /** The event as it is now, or null when the service says it is gone (404). */
-async function readEventOrGone(context: IPollFunctions, id: string): Promise<IDataObject | null> {
+async function readEventOrGone(context: IPollFunctions, id: string, purse: PollPurse): Promise<IDataObject | null> {
 	let failure: unknown;
 	try {
-		const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id } });
+		const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/events', qs: { id } }, undefined, purse);
 		return ((answer.data as IDataObject)?.event as IDataObject | undefined) ?? null;
 	} catch (error) {
 		failure = error;

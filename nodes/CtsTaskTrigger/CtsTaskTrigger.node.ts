@@ -15,7 +15,8 @@ import { getTags } from '../shared/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
 import { pendingPosition, redeliverOption, resolvePending, type PendingPosition } from '../shared/redelivery';
 import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
-import { budgetShareOption, checkFrequencyHints, checkFitsBudget, DEFAULT_BUDGET_SHARE, TRIGGER_BUDGET_NOTICE } from '../shared/triggerBudget';
+import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
+import { budgetShareOption, checkFrequencyHints, PollPurse, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 import { OPEN_TASKS_NOTICE, pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
 
@@ -127,7 +128,8 @@ export class CtsTaskTrigger implements INodeType {
 		delete staticData.openTasksPending;
 		if (!staticData.cursor) {
 			// First activation: start after the newest change, without firing for existing tasks.
-			if (await checkFitsBudget(this, budgetShare)) staticData.cursor = await startCursor.call(this);
+			const purse = await PollPurse.open(this, budgetShare);
+			if (purse.mayCheck()) staticData.cursor = await startCursor.call(this, purse);
 			return null;
 		}
 

@@ -1,9 +1,8 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { pointsFor } from '../shared/budget';
+import { PollPurse } from '../shared/pacing/triggerPacing';
 import { listTaskPage, walkTasks, type TaskCursor } from '../shared/taskPaging';
 import { ctsRequest } from '../shared/transport';
-import { PollPurse } from '../shared/triggerBudget';
 
 /**
  * Task Completed and Task Deleted. The task list returns only open tasks, so a completed or
@@ -14,9 +13,6 @@ import { PollPurse } from '../shared/triggerBudget';
 
 /** The most open tasks followed: about 53 bytes of static data each (ID and `updated` in ms). */
 export const MAX_OPEN_TASKS = 10_000;
-
-const LIST_POINTS = pointsFor('/v3/tasks/list');
-const READ_POINTS = pointsFor('/v3/tasks');
 
 /** Completed tasks remembered for Fetch Test Event. */
 const RECENT_COMPLETED = 5;
@@ -59,7 +55,7 @@ const ms = (value: unknown) => Date.parse(String(value));
 export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskState | undefined, budgetShare: number): Promise<OpenTaskPoll> {
 	const state: OpenTaskState = JSON.parse(JSON.stringify(previous ?? {})) as OpenTaskState;
 	const tasks: IDataObject[] = [];
-	const purse = new PollPurse(this, budgetShare);
+	const purse = await PollPurse.open(this, budgetShare, { readsUseShare: true });
 
 	// Tasks that left the set at the end of the previous check, when the budget stopped their reads.
 	if (!(await readGone(this, state, tasks, purse))) return { tasks, state };
@@ -67,12 +63,12 @@ export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskStat
 	const scan = state.scan ?? { cursor: { idsAtUpdated: [] }, seen: {} };
 	let paused = false;
 	const result = await walkTasks(async (after, limit) => {
-		if (!(await purse.take(LIST_POINTS))) {
+		if (!purse.take('list')) {
 			// An empty page ends the walk where it stands.
 			paused = true;
 			return [];
 		}
-		return await listTaskPage(this, after, limit);
+		return await listTaskPage(this, after, limit, undefined, purse);
 	}, scan.cursor);
 	if (result.overflowedAt.length > 0) {
 		this.logger.warn(
@@ -120,9 +116,9 @@ export async function pollOpenTasks(this: IPollFunctions, previous: OpenTaskStat
 async function readGone(context: IPollFunctions, state: OpenTaskState, tasks: IDataObject[], purse: PollPurse): Promise<boolean> {
 	const gone = Object.entries(state.gone ?? {});
 	for (let index = 0; index < gone.length; index++) {
-		if (!(await purse.take(READ_POINTS))) return false;
+		if (!purse.take('call')) return false;
 		const [id, updatedMs] = gone[index];
-		const found = await classifyGone(context, id, updatedMs, state);
+		const found = await classifyGone(context, id, updatedMs, state, purse);
 		if (found) tasks.push(found);
 		delete state.gone![id];
 	}
@@ -146,8 +142,8 @@ function isCreatedSince(task: IDataObject, baselineMs: number): boolean {
  * again goes back into the set (an update if it changed). The service answers `null` for a task
  * the account cannot see any more: the trigger says so in the log and does not guess.
  */
-async function classifyGone(context: IPollFunctions, id: string, updatedMs: number, state: OpenTaskState): Promise<IDataObject | undefined> {
-	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } });
+async function classifyGone(context: IPollFunctions, id: string, updatedMs: number, state: OpenTaskState, purse: PollPurse): Promise<IDataObject | undefined> {
+	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, undefined, purse);
 	const task = ((answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined) ?? undefined;
 	if (!task) {
 		context.logger.info(

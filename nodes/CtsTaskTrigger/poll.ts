@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { justBefore } from '../shared/dates';
+import type { PollPurse } from '../shared/pacing/triggerPacing';
 import { listTaskPage, requestTaskPage, TASK_PAGE_SIZE, tasksOf, walkTasks, type TaskCursor } from '../shared/taskPaging';
 import { answeredAt } from '../shared/transport';
 import { changesFor, type FeedResult } from './taskFeed';
@@ -45,11 +46,11 @@ const START_MARGIN_MS = 10 * 60 * 1000;
  * by the margin; changes made in that margin before activation may then be delivered, and a log
  * line says so.
  */
-export async function startCursor(this: IPollFunctions): Promise<TaskCursor> {
+export async function startCursor(this: IPollFunctions, purse: PollPurse): Promise<TaskCursor> {
 	let serviceTime: number | undefined;
 	const result = await walkTasks(
 		async (after, limit) => {
-			const response = await requestTaskPage(this, after, limit);
+			const response = await requestTaskPage(this, after, limit, undefined, purse);
 			serviceTime = answeredAt(response);
 			return tasksOf(response);
 		},

@@ -1,9 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { PerUser, PollPurse, triggerSpender } from '../shared/pacing/triggerPacing';
 import { listTaskPage, walkTasks, type TaskCursor } from '../shared/taskPaging';
-import { listCallsOf, logSkipped, pollAllowance, triggerSpender, userBudget } from '../shared/triggerBudget';
 
-/** The feed's key among what the triggers of one user share (see `triggerBudget.ts`). */
+/** The feed's key for the pacing of its reads (see `triggerPacing.ts`). */
 const FEED = 'task-changes';
 /** A trigger that has not polled for this long no longer holds task versions in the feed. */
 const READER_TTL_MS = 2 * 3600 * 1000;
@@ -24,6 +24,9 @@ interface TaskFeed {
 	/** The read under way: a trigger that polls meanwhile waits for it instead of reading the same pages. */
 	reading?: Promise<unknown>;
 }
+
+/** The task feed of each user, shared by that user's Task Triggers in this process. */
+const feeds = new PerUser<{ feed?: TaskFeed }>(() => ({}));
 
 /** Whether the cursor has seen this version of a task. */
 export function seen(cursor: TaskCursor, task: IDataObject): boolean {
@@ -60,51 +63,37 @@ export interface FeedResult {
  * read but its allowance holds no list call now: nothing sent, nothing changed.
  */
 export async function changesFor(context: IPollFunctions, cursor: TaskCursor, share: number): Promise<FeedResult | null> {
-	const feeds = (await userBudget(context)).triggerFeeds;
-	let feed = feeds.get(FEED) as TaskFeed | undefined;
+	const user = await feeds.of(context);
+	let feed = user.feed;
 	while (feed?.reading) {
 		await feed.reading.catch(() => undefined);
-		feed = feeds.get(FEED) as TaskFeed | undefined;
+		feed = user.feed;
 	}
 	if (!feed || !atOrAfter(cursor, feed.base)) {
 		// A trigger behind the feed (new, or sent back by Redeliver After a Restart): start it over from there.
 		feed = { base: cursor, head: cursor, versions: [], readers: feed?.readers ?? new Map() };
-		feeds.set(FEED, feed);
+		user.feed = feed;
 	}
 	// Known as a reader before it reads, so that the feed keeps what it has not taken yet.
 	feed.readers.set(triggerSpender(context), { cursor, at: Date.now() });
 	const overflowedAt: string[] = [];
 	if (atOrAfter(cursor, feed.head)) {
-		const allowance = await pollAllowance(context, share, FEED);
-		const calls = listCallsOf(allowance);
-		if (calls === 0) {
-			logSkipped(context, allowance.reason);
-			return null;
-		}
+		const purse = await PollPurse.open(context, share, { feed: FEED });
+		if (!purse.mayCheck()) return null;
 		const current = feed;
 		// What this poll reads joins the feed only once the poll's reading has succeeded: a failed
 		// poll leaves the feed as it was, and the next poll reads those changes as they are then.
 		const read = (async () => {
-			const versions: IDataObject[] = [];
-			let head = current.head;
-			const walk = async (maxCalls: number) => {
-				const result = await walkTasks(async (after, limit) => await listTaskPage(context, after, limit), head, Number.POSITIVE_INFINITY, {
-					maxCalls,
-					keepOnBudgetError: true,
-				});
-				versions.push(...result.tasks);
-				head = result.cursor;
-				overflowedAt.push(...result.overflowedAt);
-				return result;
-			};
-			// Without a known budget, one page first: its answer tells the budget, and the allowance.
-			const first = await walk(Number.isFinite(calls) ? calls : 1);
-			if (!Number.isFinite(calls) && !first.complete) {
-				const more = listCallsOf(await pollAllowance(context, share, FEED, true));
-				if (more > 0) await walk(more);
-			}
-			current.versions.push(...versions);
-			current.head = head;
+			// One page per list call the purse allows; an empty page ends the walk where it stands.
+			const result = await walkTasks(
+				async (after, limit) => (purse.take('list') ? await listTaskPage(context, after, limit, undefined, purse) : []),
+				current.head,
+				Number.POSITIVE_INFINITY,
+				{ keepOnBudgetError: true },
+			);
+			overflowedAt.push(...result.overflowedAt);
+			current.versions.push(...result.tasks);
+			current.head = result.cursor;
 		})();
 		current.reading = read;
 		try {

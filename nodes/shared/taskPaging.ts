@@ -3,6 +3,7 @@ import type { IDataObject, IN8nHttpFullResponse, NodeApiError } from 'n8n-workfl
 import type { ServiceContext } from './credentialUser';
 
 import { justBefore } from './dates';
+import type { Spender } from './pacing/pointBudget';
 import { ctsResponse } from './transport';
 
 /** The service's maximum page size for the task list. */
@@ -44,10 +45,11 @@ export async function requestTaskPage(
 	updatedAfter: string | undefined,
 	limit: number,
 	itemIndex?: number,
+	spender?: Spender,
 ): Promise<IN8nHttpFullResponse> {
 	const qs: IDataObject = { limit };
 	if (updatedAfter) qs.updatedAfter = updatedAfter;
-	return await ctsResponse.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex);
+	return await ctsResponse.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks/list', qs }, itemIndex, spender);
 }
 
 /** The tasks of one page of the task list (see {@link requestTaskPage}). */
@@ -56,8 +58,9 @@ export async function listTaskPage(
 	updatedAfter: string | undefined,
 	limit: number,
 	itemIndex?: number,
+	spender?: Spender,
 ): Promise<IDataObject[]> {
-	return tasksOf(await requestTaskPage(context, updatedAfter, limit, itemIndex));
+	return tasksOf(await requestTaskPage(context, updatedAfter, limit, itemIndex, spender));
 }
 
 /** The tasks of a list answer (`{ data: { tasks } }`). */

@@ -14,13 +14,13 @@ import {
 	type NodeApiError,
 } from 'n8n-workflow';
 
-import { BudgetExhausted, budgetOf, pause, pointsFor, type Ticket } from './budget';
+import { callKind, describeBudget, describeCosts } from './pacing/costModel';
+import { BudgetExhausted, budgetOf, pause, type Spender, type Ticket } from './pacing/pointBudget';
 import { credentialUserKey, type CredentialType, type ServiceContext } from './credentialUser';
 import { isNetworkError, isRedirect, isServiceErrorBody, isToolNode, notTheServiceError, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
 import { pairedOutput } from './itemOperation';
 import { itemState } from './itemState';
 import { checkRequestSize, type OutgoingRequest } from './requestSize';
-import { triggerSpender } from './triggerBudget';
 
 export type { CredentialType } from './credentialUser';
 
@@ -75,8 +75,7 @@ export const DEFAULT_MAX_WAIT_SECONDS = 900;
  * has moved on or retried.
  */
 export const TOOL_MAX_WAIT_SECONDS = 20;
-/** Trigger polls and dropdowns wait less: a poll that cannot run is repeated by the next one. */
-const POLL_MAX_WAIT_MS = 60_000;
+/** Dropdowns and Fetch Test Event wait less: someone is looking at the editor (a trigger's polls bring their own, see `triggerPacing.ts`). */
 const EDITOR_MAX_WAIT_MS = 15_000;
 /** Waits before retrying a read after a 5xx or a network failure. */
 const READ_RETRY_DELAYS_MS = [250, 1000, 3000];
@@ -92,7 +91,7 @@ export const maxWaitOption: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: DEFAULT_MAX_WAIT_SECONDS,
 	description:
-		"How long a request may wait for the point budget to refill when it is used up. The service allows 300 points per 15 minutes per user (a list call costs 10, any other call 1); requests wait their turn and are sent at the budget's pace. The default covers a whole 15-minute window; 0 fails at once. When the node is a tool of an AI agent or MCP server, the default is 20 seconds, so the agent gets an answer before it gives up.",
+		"How long a request may wait for the account's point budget to refill when it is used up; requests are sent at the budget's pace. The default covers a whole 15-minute window; 0 fails at once. When the node is a tool of an AI agent or MCP server, the default is 20 seconds, so the agent gets an answer before it gives up.",
 };
 
 /** The Options collection of operations whose only option is {@link maxWaitOption}. */
@@ -139,19 +138,11 @@ export function isTool(context: ServiceContext): boolean {
 	return isToolNode(context.getNode());
 }
 
-interface WaitingRules {
-	job: string;
-	maxWaitMs: number;
-	signal?: AbortSignal;
-	/** Set for triggers, whose points count against their share of the budget. */
-	spender?: string;
-}
-
-function waitingRules(context: ServiceContext, itemIndex?: number): WaitingRules {
-	if ('getActivationMode' in context) {
-		const trigger = triggerSpender(context as IPollFunctions);
-		return { job: trigger, spender: trigger, maxWaitMs: POLL_MAX_WAIT_MS };
-	}
+/**
+ * Who sends a request that names no spender, and how long it may wait: an execution (its
+ * Maximum Wait), or the editor (dropdowns, credential and Fetch Test Event).
+ */
+function waitingRules(context: ServiceContext, itemIndex?: number): Spender {
 	if (!('getExecutionCancelSignal' in context)) return { job: 'editor', maxWaitMs: EDITOR_MAX_WAIT_MS };
 	const fallback = isTool(context) ? TOOL_MAX_WAIT_SECONDS : DEFAULT_MAX_WAIT_SECONDS;
 	const seconds =
@@ -177,22 +168,23 @@ export async function throughTransport<T>(
 	request: OutgoingRequest,
 	attempt: (learn: (headers: IDataObject | undefined) => void) => Promise<T>,
 	itemIndex?: number,
+	spender?: Spender,
 ): Promise<T> {
 	checkRequestSize(context, request, itemIndex);
 	const budget = budgetOf(await credentialUserKey(context, credentialType));
-	const rules = waitingRules(context, itemIndex);
+	const rules = spender ?? waitingRules(context, itemIndex);
 	const isRead = (request.method ?? 'GET') === 'GET';
-	const cost = pointsFor(request.url);
+	const kind = callKind(request.url);
 	let refused = false;
 	let readRetries = 0;
 	for (;;) {
 		let ticket: Ticket;
 		try {
-			ticket = await budget.take(cost, rules, refused);
+			ticket = await budget.take({ job: rules.job, maxWaitMs: rules.maxWaitMs, signal: rules.signal, kind }, refused);
 		} catch (error) {
 			throw error instanceof BudgetExhausted ? budgetError(context, error, itemIndex) : toNodeError(context.getNode(), error, itemIndex);
 		}
-		if (rules.spender) budget.spend(rules.spender, cost);
+		rules.spent?.(ticket.cost);
 		let failure: NodeApiError | NodeOperationError;
 		try {
 			return await attempt((headers) => budget.answered(ticket, headers));
@@ -213,20 +205,18 @@ export async function throughTransport<T>(
 	}
 }
 
-/** The error of a request that could not wait for the budget: what the job needs, what remains, when it resets. */
+/** The error of a request that could not wait for the budget: what the job needs, and the budget and reset the service reported. */
 function budgetError(context: ServiceContext, exhausted: BudgetExhausted, itemIndex?: number): NodeOperationError {
-	const remaining = exhausted.remaining === undefined ? '' : ` ${exhausted.remaining} of ${exhausted.limit} points left;`;
-	const resetAt = exhausted.resetAt === undefined ? undefined : new Date(exhausted.resetAt);
-	const resets = resetAt
-		? ` it resets at ${resetAt.toISOString().replace(/\.\d{3}Z$/, 'Z')} (in ${Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000))} s)`
-		: '';
-	const error = new NodeOperationError(context.getNode(), `Rate limit: the account's point budget is used up (${remaining}${resets})`.replace('(;', '(').replace('( ', '('), {
+	const { budget } = exhausted;
+	const told = describeBudget(budget);
+	const error = new NodeOperationError(context.getNode(), `Rate limit: the account's point budget is used up${told ? ` (${told})` : ''}`, {
 		itemIndex,
 		description: isTool(context)
 			? `Nothing was sent: call again after the reset. As a tool the node waits for the budget at most ${TOOL_MAX_WAIT_SECONDS} s by default (Options → Maximum Wait), so the caller gets an answer before it gives up.`
-			: `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting requests. The node waits for the budget to refill only as long as Options → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out. Each list call costs 10 points, any other call 1; the service allows 300 points per 15 minutes.`,
+			: `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting requests. The node waits for the budget to refill only as long as Options → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out; ${describeCosts(budget.listCost, budget.callCost)}.`,
 	});
-	error.context.budget = { neededPoints: exhausted.neededPoints, remaining: exhausted.remaining, limit: exhausted.limit, resetAt: resetAt?.toISOString() };
+	const resetAt = budget.resetAt === undefined ? undefined : new Date(budget.resetAt).toISOString();
+	error.context.budget = { neededPoints: exhausted.neededPoints, remaining: budget.remaining, limit: budget.limit, resetAt };
 	return error;
 }
 
@@ -321,6 +311,7 @@ export async function ctsResponse(
 	credentialType: CredentialType,
 	options: Omit<IHttpRequestOptions, 'baseURL'>,
 	itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined,
+	spender?: Spender,
 ): Promise<IN8nHttpFullResponse> {
 	const request: IHttpRequestOptions = {
 		...options,
@@ -340,6 +331,7 @@ export async function ctsResponse(
 			return answer;
 		},
 		itemIndex,
+		spender,
 	);
 }
 
@@ -358,7 +350,8 @@ export async function ctsRequest(
 	credentialType: CredentialType,
 	options: Omit<IHttpRequestOptions, 'baseURL'>,
 	itemIndex = 'getItemIndex' in this ? this.getItemIndex() : undefined,
+	spender?: Spender,
 ): Promise<IDataObject> {
-	const response = await ctsResponse.call(this, credentialType, options, itemIndex);
+	const response = await ctsResponse.call(this, credentialType, options, itemIndex, spender);
 	return (response.body ?? {}) as IDataObject;
 }

@@ -29,7 +29,7 @@ function distNode(file: string, name: string): NodeClass {
 /** Forgets the point budgets the compiled nodes learnt, as a restart of n8n does (after a sandbox reset). */
 export function forgetDistBudgets(): void {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	(require(join(ROOT, 'dist', 'nodes', 'shared', 'budget.js')) as { forgetBudgets: () => void }).forgetBudgets();
+	(require(join(ROOT, 'dist', 'nodes', 'shared', 'pacing', 'triggerPacing.js')) as { forgetPacing: () => void }).forgetPacing();
 }
 
 export const CtsTask = distNode('CtsTask/CtsTask.node.js', 'CtsTask');

@@ -3,7 +3,7 @@
  * endpoints (reset, clock, limits, faults, request log) and its API, for arranging state and
  * checking results independently of the node under test.
  */
-import { forgetBudgets } from '../../nodes/shared/budget';
+import { forgetPacing } from '../../nodes/shared/pacing/triggerPacing';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 export const ALICE_KEY = 'sandbox-alice-key';
@@ -58,7 +58,7 @@ export class SandboxClient {
 	/** Fixtures and full budgets again; the nodes forget what they learnt of the old budgets, as after a restart. */
 	async reset(): Promise<void> {
 		await this.control('reset');
-		forgetBudgets();
+		forgetPacing();
 	}
 
 	/** API calls the sandbox received (control calls excluded), oldest first. */

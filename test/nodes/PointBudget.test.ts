@@ -45,7 +45,7 @@ it('with Maximum Wait 0, the items beyond the budget fail at once, saying what t
 	// The budget was learnt from the answers: nothing was sent that the service would refuse.
 	expect(await paths()).toEqual(Array(3).fill('/v3/tasks/create 200'));
 	const failure = items[3].error!;
-	expect(failure.message).toMatch(/^Rate limit: the account's point budget is used up \(0 of 3 points left; it resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in (59\d|600) s\)\)$/);
+	expect(failure.message).toMatch(/^Rate limit: the account's point budget is used up \(0 of 3 points left; this account's budget is 3 points per 10 min; it resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in (9\.5|10) min\)\)$/);
 	expect(failure.description).toMatch(/^This run still needed 2 points for 2 waiting requests\./);
 	expect(items[3].pairedItem).toEqual({ item: 3 });
 });
@@ -90,7 +90,7 @@ describe('as a tool of an AI agent or MCP server (the node type n8n names <type>
 		const started = Date.now();
 		const { error } = await createAsTool();
 		expect(Date.now() - started).toBeLessThan(5000);
-		expect(error?.message).toMatch(/^Rate limit: the account's point budget is used up \(0 of 1 points left; it resets at .+Z \(in \d+ s\)\)$/);
+		expect(error?.message).toMatch(/^Rate limit: the account's point budget is used up \(0 of 1 points left; this account's budget is 1 points per 10 min; it resets at .+Z \(in [\d.]+ min\)\)$/);
 		expect(error?.description).toMatch(/^Nothing was sent: call again after the reset\. As a tool the node waits for the budget at most 20 s by default/);
 		await new Promise((resolve) => setTimeout(resolve, 1500));
 		expect(await paths()).toEqual([]);

@@ -3,15 +3,15 @@
  * are in flight: an older answer never raises the count, and once every answer is in, the count
  * is exactly what the service said last (no point of the window is left unused).
  */
-import { BudgetExhausted, PointBudget } from '../../nodes/shared/budget';
+import { BudgetExhausted, PointBudget } from '../../nodes/shared/pacing/pointBudget';
 
 const headers = (remaining: number) => ({ 'ratelimit-limit': '30', 'ratelimit-remaining': String(remaining), 'ratelimit-reset': '60' });
 const options = { job: 'test', maxWaitMs: 1000 };
 
 it('counts from the lowest Remaining of the window, less what is still in flight', async () => {
 	const budget = new PointBudget();
-	budget.answered(await budget.take(1, options), headers(29)); // the first request learns the budget
-	const [second, third, fourth] = await Promise.all([budget.take(1, options), budget.take(1, options), budget.take(1, options)]);
+	budget.answered(await budget.take(options), headers(29)); // the first request learns the budget
+	const [second, third, fourth] = await Promise.all([budget.take(options), budget.take(options), budget.take(options)]);
 	expect(budget.snapshot().remaining).toBe(26);
 
 	// The service processed all three before answering the last one sent, whose answer comes first.
@@ -29,20 +29,20 @@ describe('answers without rate-limit headers', () => {
 	it('never make requests wait: an older answer that said little was left is not counted down from', async () => {
 		const budget = new PointBudget();
 		// The last answer with headers said 2 points were left in a window that resets in 15 minutes.
-		budget.answered(await budget.take(1, quick), { 'ratelimit-limit': '300', 'ratelimit-remaining': '2', 'ratelimit-reset': '900' });
+		budget.answered(await budget.take(quick), { 'ratelimit-limit': '300', 'ratelimit-remaining': '2', 'ratelimit-reset': '900' });
 		// Then the headers stop coming (a proxy removes them): 20 requests, none of them waits.
-		for (let request = 0; request < 20; request++) budget.answered(await budget.take(1, quick), { 'content-type': 'application/json' });
+		for (let request = 0; request < 20; request++) budget.answered(await budget.take(quick), { 'content-type': 'application/json' });
 		expect(budget.snapshot()).toMatchObject({ remaining: undefined, waiting: 0 });
 	});
 
 	it("still keep a 429's Retry-After", async () => {
 		const budget = new PointBudget();
-		budget.answered(await budget.take(1, quick), {});
-		const [refused, sentBefore] = await Promise.all([budget.take(1, quick), budget.take(1, quick)]);
+		budget.answered(await budget.take(quick), {});
+		const [refused, sentBefore] = await Promise.all([budget.take(quick), budget.take(quick)]);
 		budget.answered(refused, { 'retry-after': '60' });
 		budget.refused(60);
 		// An answer without headers to a request sent before the 429 does not lift the wait.
 		budget.answered(sentBefore, {});
-		await expect(budget.take(1, quick)).rejects.toBeInstanceOf(BudgetExhausted);
+		await expect(budget.take(quick)).rejects.toBeInstanceOf(BudgetExhausted);
 	});
 });

@@ -7,7 +7,9 @@
  * - `POST /_sandbox/token` `{ user, ttlSeconds? }` → `{ token }`: a v1 bearer token (default
  *   lifetime 3600 s; a negative lifetime mints an expired token).
  * - `GET|POST /_sandbox/clock` `{ now?: instant | null, advanceSeconds?: number }` → `{ now, frozen }`.
- * - `GET|POST /_sandbox/limits` `{ points: number | null, windowSeconds? }` → `{ points, windowSeconds }`.
+ * - `GET|POST /_sandbox/limits` `{ points: number | null, windowSeconds?, counting?: "points" | "requests",
+ *   user?, credential?: "apiKey" | "bearer" }` → `{ points, windowSeconds, counting?, scoped? }`: without
+ *   `user` or `credential` every caller's budget (scoped budgets are dropped), with them that scope's.
  * - `GET|POST|DELETE /_sandbox/faults` `{ status?, delayMs?, count?, retryAfterSeconds?, path? }` → pending faults.
  * - `GET|DELETE /_sandbox/requests` → `{ requests: [...] }`, oldest first.
  * - `GET /_sandbox/health` → `{ ok: true }`.
@@ -181,6 +183,9 @@ const limitsSchema = z
 				.min(1, 'windowSeconds must not be less than 1')
 				.max(31_536_000, 'windowSeconds must not be greater than 31536000')
 				.optional(),
+			counting: z.enum(['points', 'requests'], { errorMap: () => ({ message: 'counting must be "points" or "requests"' }) }).optional(),
+			user: z.string({ invalid_type_error: 'user must be a string' }).optional(),
+			credential: z.enum(['apiKey', 'bearer'], { errorMap: () => ({ message: 'credential must be "apiKey" or "bearer"' }) }).optional(),
 		},
 		{ invalid_type_error: 'request body must be a JSON object' },
 	)
@@ -227,8 +232,14 @@ function clockReply(ctx: RequestContext): Reply {
 }
 
 function limitsReply(ctx: RequestContext): Reply {
-	const config = ctx.sandbox.limiter.config;
-	return ok(config ? { points: config.points, windowSeconds: config.windowSeconds } : { points: null });
+	const limiter = ctx.sandbox.limiter;
+	const config = limiter.config;
+	const scoped = limiter.scopedBudgets();
+	return ok({
+		...(config ? { points: config.points, windowSeconds: config.windowSeconds } : { points: null }),
+		...(config?.counting === 'requests' ? { counting: 'requests' } : {}),
+		...(scoped.length > 0 ? { scoped } : {}),
+	});
 }
 
 function control(method: Route['method'], path: string, handler: Route['handler']): Route {
@@ -265,12 +276,14 @@ export const controlRoutes: Route[] = [
 
 	control('GET', 'limits', limitsReply),
 	control('POST', 'limits', (ctx) => {
-		const { points, windowSeconds } = validate(limitsSchema, ctx.body);
+		const { points, windowSeconds, counting, user, credential } = validate(limitsSchema, ctx.body);
+		if (user !== undefined && !ctx.store.users.has(user)) throw validationError(['user must be a known user']);
 		const limiter = ctx.sandbox.limiter;
 		limiter.configure(
 			points === null
 				? null
-				: { points, windowSeconds: windowSeconds ?? limiter.config?.windowSeconds ?? DEFAULT_WINDOW_SECONDS },
+				: { points, windowSeconds: windowSeconds ?? limiter.config?.windowSeconds ?? DEFAULT_WINDOW_SECONDS, ...(counting ? { counting } : {}) },
+			{ user, credential },
 		);
 		return limitsReply(ctx);
 	}),

@@ -2,7 +2,7 @@
  * Rate limiting by points, per user, in fixed windows.
  *
  * - Each `/list` call costs {@link LIST_POINTS}, every other API call {@link CALL_POINTS}.
- * - Default budget (the public figure): {@link DEFAULT_POINTS} points per {@link DEFAULT_WINDOW_SECONDS} s.
+ * - Default budget (this sandbox's; accounts differ, see below): {@link DEFAULT_POINTS} points per {@link DEFAULT_WINDOW_SECONDS} s.
  *   A user's window starts with their first charged call and lasts `windowSeconds` on the
  *   sandbox clock; the budget is full again when it ends.
  * - A call is charged once its caller is authenticated, whatever its outcome (400s included).
@@ -12,15 +12,32 @@
  *   seconds until the window resets, at least 1).
  * - Every authenticated API response carries `RateLimit-Limit`, `RateLimit-Remaining` and
  *   `RateLimit-Reset` (whole seconds until the window resets). With limiting off there are none.
+ * - Accounts differ (the service's documents give API keys 100 or 300 points and bearer tokens
+ *   500 points, or 300 requests): a budget can be set for one user, one kind of credential, or
+ *   both, in points or in requests (every call counts 1), of any size and window. A budget set for
+ *   a kind of credential is kept apart from the user's other budget; otherwise the user's v1 and
+ *   v3 calls share one.
  */
 export const DEFAULT_POINTS = 300;
 export const DEFAULT_WINDOW_SECONDS = 900;
 export const LIST_POINTS = 10;
 export const CALL_POINTS = 1;
 
+/** How a budget counts: points by the price of each call, or requests (every call 1). */
+export type Counting = 'points' | 'requests';
+/** The kinds of credential: the v3 API key and the v1 bearer token. */
+export type CredentialKind = 'apiKey' | 'bearer';
+
 export interface LimitConfig {
 	points: number;
 	windowSeconds: number;
+	counting?: Counting;
+}
+
+/** Whom a budget applies to: one user, one kind of credential, or both (neither: every caller). */
+export interface LimitScope {
+	user?: string;
+	credential?: CredentialKind;
 }
 
 interface Bucket {
@@ -39,15 +56,27 @@ export interface LimitResult {
 }
 
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const scopeKey = (scope: LimitScope) => `${scope.user ?? '*'}|${scope.credential ?? '*'}`;
 
 export class Limiter {
+	/** The budget of every caller no scoped budget applies to (null: no limiting). */
 	config: LimitConfig | null = { points: DEFAULT_POINTS, windowSeconds: DEFAULT_WINDOW_SECONDS };
 
+	/** Budgets set for a user, a kind of credential or both, by `user|credential` (`*` for any). */
+	private scoped = new Map<string, { scope: LimitScope; config: LimitConfig | null }>();
 	private buckets = new Map<string, Bucket>();
 
-	/** Sets the budget (null: no limiting) and refills every user's budget. */
-	configure(config: LimitConfig | null): void {
-		this.config = config;
+	/**
+	 * Sets a budget (null: no limiting) and refills every budget. Without a scope it is every
+	 * caller's, and budgets set for a scope are dropped; with one it applies to that scope.
+	 */
+	configure(config: LimitConfig | null, scope: LimitScope = {}): void {
+		if (scope.user === undefined && scope.credential === undefined) {
+			this.config = config;
+			this.scoped.clear();
+		} else {
+			this.scoped.set(scopeKey(scope), { scope, config });
+		}
 		this.buckets.clear();
 	}
 
@@ -56,20 +85,35 @@ export class Limiter {
 		this.configure({ points: DEFAULT_POINTS, windowSeconds: DEFAULT_WINDOW_SECONDS });
 	}
 
-	private bucket(userId: string, now: number, config: LimitConfig): Bucket {
-		let bucket = this.buckets.get(userId);
+	/** The budgets set for a scope, as the control endpoint shows them. */
+	scopedBudgets(): Array<LimitScope & { points: number | null; windowSeconds?: number; counting?: Counting }> {
+		return [...this.scoped.values()].map(({ scope, config }) => ({ ...scope, points: config?.points ?? null, ...(config ? { windowSeconds: config.windowSeconds, counting: config.counting ?? 'points' } : {}) }));
+	}
+
+	/** The budget that applies to this user's calls with this credential, most specific first, and the bucket it counts in. */
+	private applying(userId: string, credential: CredentialKind): { config: LimitConfig | null; bucketKey: string } {
+		for (const scope of [{ user: userId, credential }, { user: userId }, { credential }]) {
+			const found = this.scoped.get(scopeKey(scope));
+			if (found) return { config: found.config, bucketKey: scope.credential ? `${userId}|${credential}` : userId };
+		}
+		return { config: this.config, bucketKey: userId };
+	}
+
+	private bucket(key: string, now: number, config: LimitConfig): Bucket {
+		let bucket = this.buckets.get(key);
 		if (!bucket || bucket.resetAt <= now) {
 			bucket = { resetAt: now + config.windowSeconds * 1000, used: 0 };
-			this.buckets.set(userId, bucket);
+			this.buckets.set(key, bucket);
 		}
 		return bucket;
 	}
 
-	/** Charges `cost` points to `userId` if the budget allows it. */
-	charge(userId: string, cost: number, now: number): LimitResult {
-		const config = this.config;
-		if (!config) return { allowed: true, charged: cost, headers: NO_HEADERS, retryAfter: 0 };
-		const bucket = this.bucket(userId, now, config);
+	/** Charges a call priced `points` to `userId`'s budget for this credential, if it allows it. */
+	charge(userId: string, credential: CredentialKind, points: number, now: number): LimitResult {
+		const { config, bucketKey } = this.applying(userId, credential);
+		if (!config) return { allowed: true, charged: points, headers: NO_HEADERS, retryAfter: 0 };
+		const cost = config.counting === 'requests' ? 1 : points;
+		const bucket = this.bucket(bucketKey, now, config);
 		const allowed = bucket.used + cost <= config.points;
 		if (allowed) bucket.used += cost;
 		const reset = Math.max(0, Math.ceil((bucket.resetAt - now) / 1000));
@@ -81,11 +125,11 @@ export class Limiter {
 		};
 	}
 
-	/** Headers describing the user's budget without charging anything. */
-	peek(userId: string, now: number): Record<string, string> {
-		const config = this.config;
+	/** Headers describing the budget without charging anything. */
+	peek(userId: string, credential: CredentialKind, now: number): Record<string, string> {
+		const { config, bucketKey } = this.applying(userId, credential);
 		if (!config) return NO_HEADERS;
-		const bucket = this.buckets.get(userId);
+		const bucket = this.buckets.get(bucketKey);
 		if (!bucket || bucket.resetAt <= now) return headers(config.points, config.points, config.windowSeconds);
 		return headers(config.points, config.points - bucket.used, Math.max(0, Math.ceil((bucket.resetAt - now) / 1000)));
 	}

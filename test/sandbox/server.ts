@@ -173,12 +173,12 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
 			const fault = faults.take();
 			if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
 			if (fault.status !== 0) {
-				rateHeaders = limiter.peek(user.id, clock.now());
+				rateHeaders = limiter.peek(user.id, auth, clock.now());
 				throw injectedFault(fault.status, fault.retryAfterSeconds);
 			}
 		}
 
-		const limit = limiter.charge(user.id, route.points ?? 1, clock.now());
+		const limit = limiter.charge(user.id, auth, route.points ?? 1, clock.now());
 		rateHeaders = limit.headers;
 		if (!limit.allowed) {
 			throw new ApiError(429, 'Rate limit exceeded: not enough points left in this window', {

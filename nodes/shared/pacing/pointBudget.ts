@@ -1,27 +1,26 @@
 import * as workflow from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
+import { COST_TABLE, type CallKind, type ReportedBudget } from './costModel';
+
 /**
- * The service's point budget of one user, as the service's answers describe it, shared by
- * every node, trigger and execution in this n8n process that uses the same service user.
+ * The service's point budget of one user and credential, as the service's answers describe it,
+ * shared by every node, trigger and execution in this n8n process that uses it.
  *
- * The service allows a number of points per window (300 per 15 minutes): a `/list` call costs
- * 10, any other call 1. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and
+ * The service allows a number of points per window; its size differs by account (see
+ * `costModel.ts`), and every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and
  * `RateLimit-Reset` (seconds until the window resets). Requests wait in one queue, first come
  * first served, and a request is sent only when the budget as last reported still holds its
  * points, so the service should never have to refuse one; otherwise it waits for the window to
  * reset. Other clients of the same account can still use points the process does not see: their
  * 429 answers (nothing processed) put the request back at the head of the queue until
  * `Retry-After` has passed.
+ *
+ * What a call costs starts from the documented table and follows the answers: when a request
+ * that was alone in flight lowers `RateLimit-Remaining` by less (a budget that counts requests
+ * charges a list call 1), the pacer reserves what the service counts. A larger drop is not taken
+ * as the price: other clients of the account may have spent in between.
  */
-
-/** The cost of a request: 10 points for any `/list` call, 1 for any other. */
-export function pointsFor(url: string): number {
-	return /\/list(?:$|\?)/.test(url) ? 10 : 1;
-}
-
-/** The part of the budget trigger polls always leave to actions. */
-export const RESERVE_FOR_ACTIONS = 0.2;
 
 /** Requests of one user in flight at once: enough to hide latency, few enough to read the budget right. */
 const MAX_IN_FLIGHT = 8;
@@ -40,11 +39,21 @@ interface Known {
 /** A request that holds points: returned by {@link PointBudget.take}, given back by {@link PointBudget.answered} or {@link PointBudget.settle}. */
 export interface Ticket {
 	readonly cost: number;
+	readonly kind: CallKind;
 	settled: boolean;
+	/** Whether it was sent with nothing else in flight, and what the service had said was left then: its answer then shows what it cost. */
+	readonly alone: boolean;
+	readonly sequence: number;
+	readonly remainingBefore?: number;
+	readonly windowResetAt?: number;
 }
+
+/** How many of a kind's recent alone-in-flight costs are kept; the smallest is what the service counts (others' calls on the account can only add). */
+const COST_SAMPLES = 5;
 
 interface Waiter {
 	cost: number;
+	kind: CallKind;
 	job: string;
 	maxWaitMs: number;
 	resolve: (ticket: Ticket) => void;
@@ -55,6 +64,8 @@ interface Waiter {
 export interface TakeOptions {
 	/** Who asks: one execution, one trigger, the editor; for the error that says what the job still needs. */
 	job: string;
+	/** What kind of call it is (its cost is {@link PointBudget.costOf} that kind); a plain call when not given. */
+	kind?: CallKind;
 	/**
 	 * How long the request may wait for the budget to refill: when the window resets (or a 429's
 	 * `Retry-After` ends) later than that, it gives up. Waiting its turn behind requests that are
@@ -64,14 +75,35 @@ export interface TakeOptions {
 	signal?: AbortSignal;
 }
 
+/**
+ * Who sends a request and how long it may wait for the budget: an execution, the editor, or a
+ * trigger's poll, which is also told what each of its requests cost (its share of the window).
+ */
+export interface Spender {
+	job: string;
+	maxWaitMs: number;
+	signal?: AbortSignal;
+	spent?(cost: number): void;
+}
+
+/** What a budget knows at a moment: what the service reported, what calls cost, and what waits. */
+export interface BudgetSnapshot extends ReportedBudget {
+	listCost: number;
+	callCost: number;
+	/** Requests waiting for points. */
+	waiting: number;
+	/** Which window it is, counted from the first: trigger shares are counted per window. */
+	window: number;
+	/** Whether the answers carry no rate-limit headers (limiting off, or a proxy removed them): nothing tells the budget. */
+	unmetered: boolean;
+}
+
 /** Why a request could not be sent in time: what is known of the budget when it gave up. */
 export class BudgetExhausted extends Error {
 	constructor(
 		readonly neededPoints: number,
 		readonly waitingRequests: number,
-		readonly remaining: number | undefined,
-		readonly limit: number | undefined,
-		readonly resetAt: number | undefined,
+		readonly budget: BudgetSnapshot,
 	) {
 		super('The point budget of the account is used up');
 	}
@@ -94,27 +126,28 @@ export class PointBudget {
 	private inFlightCount = 0;
 	private readonly queue: Waiter[] = [];
 	private timer?: { at: number; controller: AbortController };
-	/** Points each spender (a trigger) took in the current window. */
-	private spent = new Map<string, number>();
-	/**
-	 * What the triggers of this user share (see `triggerBudget.ts`): the slot of each of their
-	 * feeds' last read, and the feeds' buffers; forgotten with the budget, as a restart forgets them.
-	 */
-	readonly readSlots = new Map<string, number>();
-	readonly triggerFeeds = new Map<string, unknown>();
+	/** Recent costs of each kind of call as the answers showed them. */
+	private readonly costSamples: Record<CallKind, number[]> = { list: [], call: [] };
+	/** Requests sent so far: a request's answer shows its own cost only when none was sent after it. */
+	private sent = 0;
+	/** The longest `RateLimit-Reset` in this and the previous window: the window's length. */
+	private windowSeen = { current: 0, previous: 0 };
+	/** Counts windows: a new one starts when the budget refills or an answer tells of a new reset time. */
+	private windowNumber = 0;
 	/** The cancel signals of executions with requests in this budget's queue, each listened to once. */
 	private readonly watched = new WeakSet<AbortSignal>();
 
 	/**
-	 * Waits its turn and until the budget holds `cost` points, then counts them as taken. Rejects
+	 * Waits its turn and until the budget holds what the call costs, then counts it as taken. Rejects
 	 * with {@link BudgetExhausted} when the budget does not refill within the request's maximum
 	 * wait, and at once when the execution is cancelled. `atHead` puts a request that was refused
 	 * (429) back in front, keeping the order.
 	 */
-	async take(cost: number, options: TakeOptions, atHead = false): Promise<Ticket> {
+	async take(options: TakeOptions, atHead = false): Promise<Ticket> {
+		const kind = options.kind ?? 'call';
 		return await new Promise<Ticket>((resolve, reject) => {
 			if (options.signal?.aborted) return reject(new Error('The execution was cancelled'));
-			const waiter: Waiter = { cost, job: options.job, maxWaitMs: options.maxWaitMs, resolve, reject, signal: options.signal };
+			const waiter: Waiter = { cost: this.costOf(kind), kind, job: options.job, maxWaitMs: options.maxWaitMs, resolve, reject, signal: options.signal };
 			if (options.signal) this.watch(options.signal);
 			if (atHead) this.queue.unshift(waiter);
 			else this.queue.push(waiter);
@@ -163,6 +196,11 @@ export class PointBudget {
 			// older answer never raises the count. Requests still in flight may not be counted in it
 			// yet: assume they are not. Once all are answered, the count is exactly what the service said.
 			const sameWindow = this.known?.resetAt !== undefined && Math.abs(resetAt - this.known.resetAt) < 2000;
+			// A reset time other than the one known starts a new window (after a local refill, or before
+			// any answer, the window was counted already; a 429's wait is no window of its own).
+			if (!sameWindow && this.known?.resetAt !== undefined && !this.known.refused) this.newWindow();
+			this.learnCost(ticket, remaining, resetAt);
+			this.learnWindow(reset * 1000);
 			const lowestTold = sameWindow && this.known!.lowestTold !== undefined ? Math.min(this.known!.lowestTold, remaining) : remaining;
 			this.known = {
 				limit,
@@ -200,42 +238,54 @@ export class PointBudget {
 		this.pump();
 	}
 
-	/** What is known now: limit, remaining points, reset time, and whether requests are waiting. */
-	snapshot(): { limit?: number; remaining?: number; resetAt?: number; waiting: number } {
+	/** What is known now: what the service reported, what the answers showed of the window and costs, and how many requests wait. */
+	snapshot(): BudgetSnapshot {
 		this.refill();
-		return { limit: this.known?.limit, remaining: this.known?.remaining, resetAt: this.known?.resetAt, waiting: this.queue.length };
+		return {
+			listCost: this.costOf('list'),
+			callCost: this.costOf('call'),
+			limit: this.known?.limit || undefined,
+			remaining: this.known?.remaining,
+			resetAt: this.known?.resetAt,
+			windowMs: this.windowMs(),
+			countsRequests: this.costSamples.list.length > 0 && this.costOf('list') === 1 && this.costOf('call') === 1,
+			waiting: this.queue.length,
+			window: this.windowNumber,
+			unmetered: this.unmetered,
+		};
 	}
 
-	/**
-	 * Whether a poll of `cost` points by `spender` may run: within its share of the window, leaving
-	 * at least {@link RESERVE_FOR_ACTIONS} of the budget, with no actions waiting for points.
-	 * An unknown budget allows it (the poll's answer teaches it).
-	 */
-	pollAllowed(spender: string, cost: number, share: number): { allowed: true } | { allowed: false; reason: string } {
-		this.refill();
-		if (this.queue.length > 0) return { allowed: false, reason: `${this.queue.length} requests of actions are waiting for points` };
-		if (!this.known) return { allowed: true };
-		const shareOfWindow = Math.floor(this.known.limit * share);
-		const spent = this.spent.get(spender) ?? 0;
-		if (spent + cost > shareOfWindow) {
-			return { allowed: false, reason: `it has used ${spent} of its ${shareOfWindow} points in this window` };
-		}
-		const reserve = Math.ceil(this.known.limit * RESERVE_FOR_ACTIONS);
-		if (this.known.remaining - cost < reserve) {
-			return { allowed: false, reason: `${this.known.remaining} points remain, and ${reserve} are kept for actions` };
-		}
-		return { allowed: true };
+	/** What a kind of call costs: the least the answers showed lately, or the documented cost until they show it. */
+	costOf(kind: CallKind): number {
+		const samples = this.costSamples[kind];
+		return samples.length > 0 ? Math.min(...samples) : COST_TABLE[kind];
 	}
 
-	/** Points a spender (a trigger) took in the current window. */
-	spentBy(spender: string): number {
-		this.refill();
-		return this.spent.get(spender) ?? 0;
+	/** The window's length as the answers showed it (the longest reset time of this and the previous window), if any did. */
+	windowMs(): number | undefined {
+		return Math.max(this.windowSeen.current, this.windowSeen.previous) || undefined;
 	}
 
-	/** Counts points a spender (a trigger) took, for its share of the window. */
-	spend(spender: string, cost: number): void {
-		this.spent.set(spender, (this.spent.get(spender) ?? 0) + cost);
+	/** A request sent alone whose answer is in the same window as the figure before it shows what the service counted for it. */
+	private learnCost(ticket: Ticket, remaining: number, resetAt: number): void {
+		if (!ticket.alone || ticket.sequence !== this.sent || ticket.remainingBefore === undefined || ticket.windowResetAt === undefined) return;
+		if (Math.abs(resetAt - ticket.windowResetAt) >= 2000) return;
+		const cost = ticket.remainingBefore - remaining;
+		// Nothing charged (a refusal, an unauthenticated answer) says nothing of the price; more than
+		// the table is others' calls on the same account in between, not the price.
+		if (cost < 1) return;
+		const samples = this.costSamples[ticket.kind];
+		samples.push(Math.min(cost, COST_TABLE[ticket.kind]));
+		if (samples.length > COST_SAMPLES) samples.shift();
+	}
+
+	private learnWindow(resetMs: number): void {
+		this.windowSeen.current = Math.max(this.windowSeen.current, Math.ceil(resetMs / 1000) * 1000);
+	}
+
+	private newWindow(): void {
+		this.windowNumber++;
+		if (this.windowSeen.current > 0) this.windowSeen = { current: 0, previous: this.windowSeen.current };
 	}
 
 	/** Once the window has reset, the whole budget is there again (until an answer says otherwise). */
@@ -243,7 +293,7 @@ export class PointBudget {
 		if (this.known?.resetAt !== undefined && this.known.resetAt <= Date.now()) {
 			// After a 429 that came before any answer with headers, the limit is not known yet.
 			this.known = this.known.limit > 0 ? { limit: this.known.limit, remaining: this.known.limit } : undefined;
-			this.spent.clear();
+			this.newWindow();
 		}
 	}
 
@@ -265,10 +315,19 @@ export class PointBudget {
 			const fits = this.known ? head.cost <= this.known.remaining : this.unmetered || this.inFlightCount === 0;
 			if (!fits) break;
 			this.remove(head);
+			const ticket: Ticket = {
+				cost: head.cost,
+				kind: head.kind,
+				settled: false,
+				alone: this.inFlightCount === 0,
+				sequence: ++this.sent,
+				remainingBefore: this.known?.lowestTold,
+				windowResetAt: this.known?.resetAt,
+			};
 			if (this.known) this.known.remaining -= head.cost;
 			this.inFlightPoints += head.cost;
 			this.inFlightCount++;
-			head.resolve({ cost: head.cost, settled: false });
+			head.resolve(ticket);
 		}
 		const nextChance = this.known?.resetAt;
 		if (this.queue.length === 0 || nextChance === undefined || this.inFlightCount > 0) return this.disarm();
@@ -285,7 +344,7 @@ export class PointBudget {
 			for (const waiter of late) {
 				this.remove(waiter);
 				const { points, requests } = needed.get(waiter.job)!;
-				waiter.reject(new BudgetExhausted(points, requests, this.known?.remaining, this.known?.limit, nextChance));
+				waiter.reject(new BudgetExhausted(points, requests, { ...this.snapshot(), resetAt: nextChance }));
 			}
 		}
 		if (this.queue.length > 0) this.arm(nextChance);
@@ -314,7 +373,7 @@ export class PointBudget {
 
 const budgets = new Map<string, PointBudget>();
 
-/** The budget of the service user with this key (see `credentialUserKey`). */
+/** The budget of the service user and credential with this key (see `credentialUserKey`). */
 export function budgetOf(userKey: string): PointBudget {
 	let budget = budgets.get(userKey);
 	if (!budget) {
