@@ -9,6 +9,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import { describeBudget } from './pacing/costModel';
 import { withEditorLabels } from './serviceWording';
 
 export { fieldLabel, withEditorLabels } from './serviceWording';
@@ -70,8 +71,15 @@ const STATUS_HEADLINES: Record<number, string> = {
 
 const STATUS_HINTS: Record<number, string> = {
 	401: 'The service did not accept the credential: check the API key (CTS API) or the bearer token (CTS Sync API), and that it has not expired.',
-	429: 'The point budget of the account is used up (300 points per 15 minutes; each list call costs 10 points, other calls 1). Wait until it resets or spread the work out.',
 };
+
+/** What a 429 means, with the budget and reset its answer reported. */
+function rateLimitHint(headers: IDataObject): string {
+	const limit = Number(headers['ratelimit-limit']);
+	const reset = Number(headers['ratelimit-reset']);
+	const told = Number.isFinite(limit) && limit > 0 ? describeBudget({ limit, resetAt: Number.isFinite(reset) ? Date.now() + reset * 1000 : undefined }) : '';
+	return `The point budget of the account is used up${told ? ` (${told})` : ''}. Wait until it resets or spread the work out.`;
+}
 
 /** A 401 or 403 about the calendar connection of one account: the credential itself is fine. */
 const CONNECTION_HINT =
@@ -143,7 +151,9 @@ export function serviceError(
 			? accessDeniedHint(serviceMessage)
 			: status === 404 && resource && NOT_FOUND_HINTS[resource]
 				? NOT_FOUND_HINTS[resource]
-				: (STATUS_HINTS[status] ?? (status >= 500 ? 'This is usually temporary: try again later.' : ''));
+				: status === 429
+					? rateLimitHint(response.headers ?? {})
+					: (STATUS_HINTS[status] ?? (status >= 500 ? 'This is usually temporary: try again later.' : ''));
 	const description = [details.join(' · '), hint].filter(Boolean).join('. ');
 
 	// The errorRef is shown once, in the description. Under "Continue On Fail" n8n keeps only the

@@ -247,6 +247,47 @@ describe('rate limits', () => {
 		expect(remaining(res)).toBe(289);
 	});
 
+	it('limits: a budget for bearer tokens, counted in requests, is kept apart from the API key\'s', async () => {
+		const set = await api().control('POST', 'limits', { points: 300, windowSeconds: 900, counting: 'requests', credential: 'bearer' });
+		expect(set.body).toEqual({ points: 300, windowSeconds: 900, scoped: [{ credential: 'bearer', points: 300, windowSeconds: 900, counting: 'requests' }] });
+		const bearer = { authorization: `Bearer ${await token('alice')}` };
+		await api().get('/v3/tasks/list');
+		const v1 = await api().get('/v1/test/whoami', {}, bearer);
+		expect(v1.headers.get('ratelimit-limit')).toBe('300');
+		expect(remaining(v1)).toBe(299);
+		expect(remaining(await api().get('/v3/tasks', { id: 'x' }))).toBe(289);
+		const logged = (await api().control('GET', 'requests')).body.requests as Array<{ path: string; points: number }>;
+		expect(logged.map((entry) => entry.points)).toEqual([10, 1, 1]);
+	});
+
+	it('limits: a list call costs 1 in a budget counted in requests', async () => {
+		await api().control('POST', 'limits', { points: 5, counting: 'requests' });
+		for (let call = 0; call < 5; call++) expect((await api().get('/v3/tasks/list')).status).toBe(200);
+		expect((await api().get('/v3/tasks', { id: 'x' })).status).toBe(429);
+	});
+
+	it('limits: a budget for one user applies to that user only; a budget for everyone drops it', async () => {
+		await api().control('POST', 'limits', { points: 100, windowSeconds: 900, user: 'alice' });
+		expect((await api().get('/v3/tasks/list', {}, { key: ALICE })).headers.get('ratelimit-limit')).toBe('100');
+		expect((await api().get('/v3/tasks/list', {}, { key: BOB })).headers.get('ratelimit-limit')).toBe('300');
+		await api().control('POST', 'limits', { points: 500 });
+		expect((await api().get('/v3/tasks/list', {}, { key: ALICE })).headers.get('ratelimit-limit')).toBe('500');
+		expectErrorBody(await api().control('POST', 'limits', { points: 5, user: 'nobody' }), 400, ['user must be a known user']);
+		expectErrorBody(await api().control('POST', 'limits', { points: 5, credential: 'cookie' }), 400, ['credential must be "apiKey" or "bearer"']);
+	});
+
+	it('limits: the budget the sandbox started with (SANDBOX_POINTS) is what a reset restores', async () => {
+		api().sandbox.limiter.startWith({ points: 100, windowSeconds: 900 });
+		try {
+			await api().control('POST', 'limits', { points: 7 });
+			await api().reset();
+			expect((await api().control('GET', 'limits')).body).toEqual({ points: 100, windowSeconds: 900 });
+			expect((await api().get('/v3/tasks/list')).headers.get('ratelimit-limit')).toBe('100');
+		} finally {
+			api().sandbox.limiter.startWith({ points: 300, windowSeconds: 900 });
+		}
+	});
+
 	it('limits: POST /_sandbox/limits sets the budget and refills it', async () => {
 		await api().get('/v3/tasks/list');
 		const set = await api().control('POST', 'limits', { points: 50, windowSeconds: 60 });

@@ -80,9 +80,18 @@ export class Limiter {
 		this.buckets.clear();
 	}
 
-	/** Default budget, all budgets full. */
+	/** What {@link reset} restores: the sandbox's default, or what it was started with (`SANDBOX_POINTS`). */
+	private startBudget: LimitConfig = { points: DEFAULT_POINTS, windowSeconds: DEFAULT_WINDOW_SECONDS };
+
+	/** Sets the budget every caller starts with, now and after each reset. */
+	startWith(config: LimitConfig): void {
+		this.startBudget = config;
+		this.reset();
+	}
+
+	/** The budget it started with, all budgets full. */
 	reset(): void {
-		this.configure({ points: DEFAULT_POINTS, windowSeconds: DEFAULT_WINDOW_SECONDS });
+		this.configure({ ...this.startBudget });
 	}
 
 	/** The budgets set for a scope, as the control endpoint shows them. */

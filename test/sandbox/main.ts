@@ -1,11 +1,26 @@
 /**
  * `npm run sandbox`: serves the sandbox on http://127.0.0.1:${SANDBOX_PORT:-8787}.
  * `SANDBOX_HOST` changes the address, `SANDBOX_DATA=<file>` keeps the state in a file across
- * restarts (every write is saved before it is answered). Ctrl-C (SIGINT) or SIGTERM writes a
- * last snapshot and stops.
+ * restarts (every write is saved before it is answered). `SANDBOX_POINTS` (and
+ * `SANDBOX_WINDOW_SECONDS`, `SANDBOX_COUNTING=requests`) make every user's budget that of a
+ * smaller or larger account, e.g. `SANDBOX_POINTS=100` for a 100-point account. Ctrl-C (SIGINT)
+ * or SIGTERM writes a last snapshot and stops.
  */
+import { DEFAULT_WINDOW_SECONDS, type LimitConfig } from './limits';
 import { startSandbox } from './server';
 import { fixtures } from './fixtures';
+
+/** The budget the environment asks for, or undefined for the sandbox's default. */
+function budgetFromEnvironment(): LimitConfig | undefined {
+	const { SANDBOX_POINTS: points, SANDBOX_WINDOW_SECONDS: window, SANDBOX_COUNTING: counting } = process.env;
+	if (!points && !window && !counting) return undefined;
+	const config: LimitConfig = { points: Number(points ?? 300), windowSeconds: Number(window ?? DEFAULT_WINDOW_SECONDS) };
+	if (!Number.isInteger(config.points) || config.points < 1) throw new Error(`SANDBOX_POINTS must be a whole number of points, not "${points}"`);
+	if (!Number.isInteger(config.windowSeconds) || config.windowSeconds < 1) throw new Error(`SANDBOX_WINDOW_SECONDS must be a whole number of seconds, not "${window}"`);
+	if (counting !== undefined && counting !== 'points' && counting !== 'requests') throw new Error(`SANDBOX_COUNTING must be "points" or "requests", not "${counting}"`);
+	if (counting === 'requests') config.counting = 'requests';
+	return config;
+}
 
 async function main(): Promise<void> {
 	const portText = process.env.SANDBOX_PORT ?? '8787';
@@ -14,7 +29,10 @@ async function main(): Promise<void> {
 		throw new Error(`SANDBOX_PORT must be a port number, not "${portText}"`);
 	}
 	const dataFile = process.env.SANDBOX_DATA || undefined;
+	const budget = budgetFromEnvironment();
 	const sandbox = await startSandbox({ port, host: process.env.SANDBOX_HOST || '127.0.0.1', dataFile });
+	if (budget) sandbox.limiter.startWith(budget);
+	const limits = sandbox.limiter.config;
 
 	const keys = fixtures().apiKeys.map((k) => `  ${k.key.padEnd(22)} user ${k.userId}`);
 	console.log(
@@ -27,6 +45,7 @@ async function main(): Promise<void> {
 			'v1 token:',
 			`  curl -s -X POST ${sandbox.url}/_sandbox/token -H 'content-type: application/json' -d '{"user":"alice","ttlSeconds":3600}'`,
 			dataFile ? `State file: ${dataFile}` : 'State: in memory (set SANDBOX_DATA=<file> to keep it across restarts)',
+			`Budget: ${limits ? `${limits.points} ${limits.counting === 'requests' ? 'requests' : 'points'} per ${limits.windowSeconds} s per user` : 'none'} (set SANDBOX_POINTS=100 for a 100-point account)`,
 			'Control: POST /_sandbox/reset | token | clock | limits | faults, GET /_sandbox/requests. Ctrl-C stops.',
 		].join('\n'),
 	);

@@ -341,8 +341,8 @@ function createdTaskId(context: IExecuteSingleFunctions, response: IN8nHttpFullR
 /**
  * Option of every write the service answers without the task (create: its ID; update, move,
  * complete, reopen: nothing): read the task back and output it. Off by default: the write alone
- * costs 1 point, the read-back doubles that, and the budget (300 points per 15 minutes) is what
- * large runs use up.
+ * costs 1 point, the read-back doubles that, and the account's point budget is what large runs
+ * use up.
  */
 export function returnTaskField(operation: string): INodeProperties {
 	return {
@@ -351,7 +351,7 @@ export function returnTaskField(operation: string): INodeProperties {
 		type: 'boolean',
 		default: false,
 		description: 'Whether to read the task after the change and output it whole. Off: the output is its ID, the fields sent and success: true.',
-		hint: 'On, each item costs 1 more point: 2 instead of 1, of the 300 points the service allows per 15 minutes.',
+		hint: "On, each item costs 2 points of the account's budget instead of 1: the change and the read-back.",
 		displayOptions: showFor(operation),
 		// Runs after the fields' steps (it is the operation's last field), so the body is complete.
 		routing: { send: { preSend: [recordSentFields] } },

@@ -292,7 +292,6 @@ export class PollPurse implements Spender {
 	}
 
 	private logSkipped(): void {
-		if (process.env.DEBUG_PACING) console.log(new Date(Date.now()).toISOString(), this.job, this.reason);
 		this.context.logger.info(
 			`${this.context.getNode().name}: check skipped to leave the point budget for actions (${this.reason ?? 'share used'}); the next check delivers what changed.`,
 		);
