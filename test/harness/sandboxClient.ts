@@ -11,6 +11,8 @@ export const BOB_KEY = 'sandbox-bob-key';
 export const NOPLAN_KEY = 'sandbox-noplan-key';
 
 export interface LoggedRequest {
+	/** When the sandbox answered, on its clock. */
+	time: string;
 	method: string;
 	path: string;
 	query: Record<string, string>;

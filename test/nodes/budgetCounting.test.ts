@@ -46,3 +46,36 @@ describe('answers without rate-limit headers', () => {
 		await expect(budget.take(quick)).rejects.toBeInstanceOf(BudgetExhausted);
 	});
 });
+
+describe('what a call costs, as the answers show it', () => {
+	const told = (remaining: number, limit = 300) => ({ 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': '900' });
+	const list = { job: 'test', maxWaitMs: 1000, kind: 'list' as const };
+
+	it('a budget that counts requests: once a list call sent alone lowers Remaining by 1, list calls reserve 1, not 10', async () => {
+		const budget = new PointBudget();
+		budget.answered(await budget.take(list), told(299));
+		expect(budget.costOf('list')).toBe(10); // the first answer only tells the budget
+		budget.answered(await budget.take(list), told(298));
+		expect(budget.costOf('list')).toBe(1);
+		expect(budget.snapshot()).toMatchObject({ countsRequests: true, listCost: 1, callCost: 1 });
+		// Each list call now holds 1 of the 298 points left, where 10 each would hold 29.
+		const tickets = await Promise.all(Array.from({ length: 8 }, () => budget.take(list)));
+		expect(tickets.every((ticket) => ticket.cost === 1)).toBe(true);
+	});
+
+	it('a larger drop is others\' calls on the account, not the price: the table stays', async () => {
+		const budget = new PointBudget();
+		budget.answered(await budget.take(list), told(290));
+		budget.answered(await budget.take(list), told(250));
+		expect(budget.costOf('list')).toBe(10);
+	});
+
+	it('answers of requests sent together teach nothing of the price', async () => {
+		const budget = new PointBudget();
+		budget.answered(await budget.take(list), told(290));
+		const [first, second] = await Promise.all([budget.take(list), budget.take(list)]);
+		budget.answered(first, told(289));
+		budget.answered(second, told(288));
+		expect(budget.costOf('list')).toBe(10);
+	});
+});

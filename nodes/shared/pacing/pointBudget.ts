@@ -34,6 +34,8 @@ interface Known {
 	lowestTold?: number;
 	/** Set by a 429: nothing may be sent before `resetAt`, whatever later answers without headers say. */
 	refused?: boolean;
+	/** The window has just reset here: the budget is full (others can only have spent from it). */
+	fresh?: boolean;
 }
 
 /** A request that holds points: returned by {@link PointBudget.take}, given back by {@link PointBudget.answered} or {@link PointBudget.settle}. */
@@ -46,6 +48,8 @@ export interface Ticket {
 	readonly sequence: number;
 	readonly remainingBefore?: number;
 	readonly windowResetAt?: number;
+	/** Sent first in a window that has just reset, when the budget was full. */
+	readonly freshWindow?: boolean;
 }
 
 /** How many of a kind's recent alone-in-flight costs are kept; the smallest is what the service counts (others' calls on the account can only add). */
@@ -199,7 +203,7 @@ export class PointBudget {
 			// A reset time other than the one known starts a new window (after a local refill, or before
 			// any answer, the window was counted already; a 429's wait is no window of its own).
 			if (!sameWindow && this.known?.resetAt !== undefined && !this.known.refused) this.newWindow();
-			this.learnCost(ticket, remaining, resetAt);
+			this.learnCost(ticket, remaining, resetAt, reset * 1000);
 			this.learnWindow(reset * 1000);
 			const lowestTold = sameWindow && this.known!.lowestTold !== undefined ? Math.min(this.known!.lowestTold, remaining) : remaining;
 			this.known = {
@@ -267,9 +271,13 @@ export class PointBudget {
 	}
 
 	/** A request sent alone whose answer is in the same window as the figure before it shows what the service counted for it. */
-	private learnCost(ticket: Ticket, remaining: number, resetAt: number): void {
-		if (!ticket.alone || ticket.sequence !== this.sent || ticket.remainingBefore === undefined || ticket.windowResetAt === undefined) return;
-		if (Math.abs(resetAt - ticket.windowResetAt) >= 2000) return;
+	private learnCost(ticket: Ticket, remaining: number, resetAt: number, resetMs: number): void {
+		if (!ticket.alone || ticket.sequence !== this.sent || ticket.remainingBefore === undefined) return;
+		if (ticket.freshWindow) {
+			// Only an answer at the start of its window shows the window as new to the service too.
+			const windowMs = this.windowMs();
+			if (windowMs === undefined || resetMs < windowMs - 5000) return;
+		} else if (ticket.windowResetAt === undefined || Math.abs(resetAt - ticket.windowResetAt) >= 2000) return;
 		const cost = ticket.remainingBefore - remaining;
 		// Nothing charged (a refusal, an unauthenticated answer) says nothing of the price; more than
 		// the table is others' calls on the same account in between, not the price.
@@ -292,7 +300,7 @@ export class PointBudget {
 	private refill(): void {
 		if (this.known?.resetAt !== undefined && this.known.resetAt <= Date.now()) {
 			// After a 429 that came before any answer with headers, the limit is not known yet.
-			this.known = this.known.limit > 0 ? { limit: this.known.limit, remaining: this.known.limit } : undefined;
+			this.known = this.known.limit > 0 ? { limit: this.known.limit, remaining: this.known.limit, lowestTold: this.known.limit, fresh: true } : undefined;
 			this.newWindow();
 		}
 	}
@@ -307,6 +315,8 @@ export class PointBudget {
 		this.refill();
 		while (this.queue.length > 0 && this.inFlightCount < MAX_IN_FLIGHT) {
 			const head = this.queue[0];
+			// What the service counts may have been learnt while it waited.
+			head.cost = this.costOf(head.kind);
 			if (this.known && this.known.resetAt === undefined && head.cost > this.known.remaining && this.inFlightCount === 0) {
 				// Spent down without an answer saying when the window resets (no rate headers): start over.
 				this.known = undefined;
@@ -323,6 +333,7 @@ export class PointBudget {
 				sequence: ++this.sent,
 				remainingBefore: this.known?.lowestTold,
 				windowResetAt: this.known?.resetAt,
+				freshWindow: this.known?.fresh,
 			};
 			if (this.known) this.known.remaining -= head.cost;
 			this.inFlightPoints += head.cost;
@@ -337,7 +348,8 @@ export class PointBudget {
 		const late = this.queue.filter((waiter) => waiter.maxWaitMs < waitMs);
 		if (late.length > 0) {
 			const needed = new Map<string, { points: number; requests: number }>();
-			for (const { job, cost } of this.queue) {
+			for (const { job, kind } of this.queue) {
+				const cost = this.costOf(kind);
 				const total = needed.get(job) ?? { points: 0, requests: 0 };
 				needed.set(job, { points: total.points + cost, requests: total.requests + 1 });
 			}
