@@ -27,30 +27,39 @@ const everyMinute = { item: [{ mode: 'everyMinute' }] };
 const WINDOW_SECONDS = 900;
 const everyX = (value: number, unit: 'minutes' | 'hours') => ({ item: [{ mode: 'everyX', value, unit }] });
 
+const SENTENCE = /^Checks at most every ([\d.]+ (?:s|min|h)) on a 100-point account, ([\d.]+ (?:s|min|h)) on 300, ([\d.]+ (?:s|min|h)) on 500 \(per 15 min\); the credential test shows your account's budget\.$/;
+const EVERY_POLL_TIME = /^Checks at every poll time of its schedule on accounts of 100, 300, 500 points per 15 min/;
+const seconds = (spoken: string) => Number.parseFloat(spoken) * (spoken.endsWith(' h') ? 3600 : spoken.endsWith(' min') ? 60 : 1);
+
 describe('how often a trigger checks, in its hint', () => {
 	it.each([
 		// share, schedule, the one sentence shown
-		[undefined, everyMinute, /checks about every 2 minutes, not at every poll time: its Budget Share holds 7 checks \(70 points\)/],
-		[10, everyMinute, /checks about every 5 minutes, not at every poll time: its Budget Share holds 3 checks/],
-		[40, everyMinute, /checks about every 75 seconds, not at every poll time: its Budget Share holds 12 checks/],
-		[50, everyMinute, /checks at every poll time of its schedule/],
-		[4, everyMinute, /checks about every 15 minutes, not at every poll time: its Budget Share holds 1 check \(10 points\)/],
-		[25, everyX(5, 'minutes'), /checks at every poll time of its schedule/],
-		[10, everyX(2, 'minutes'), /checks about every 5 minutes/],
-		[25, { item: [{ mode: 'everyHour' }] }, /checks at every poll time of its schedule/],
-		[25, { item: [{ mode: 'everyHour' }, { mode: 'everyMinute' }] }, /checks about every 2 minutes/],
-	])('Budget Share %p with schedule %j: %p', (share, pollTimes, sentence) => {
+		[undefined, everyMinute, ['7.5 min', '2 min', '75 s']],
+		[1, everyMinute, ['15 min', '15 min', '15 min']],
+		[10, everyMinute, ['15 min', '5 min', '3 min']],
+		[40, everyMinute, ['4 min', '75 s', '45 s']],
+		[100, everyMinute, ['1.5 min', '30 s', '18 s']],
+		[10, everyX(2, 'minutes'), ['15 min', '5 min', '3 min']],
+		[25, { item: [{ mode: 'everyHour' }, { mode: 'everyMinute' }] }, ['7.5 min', '2 min', '75 s']],
+	])('Budget Share %p with schedule %j: at most every %p at 100, 300 and 500 points', (share, pollTimes, spacings) => {
 		for (const name of ['ctsTaskTrigger', 'ctsEventTrigger'] as const) {
 			const shown = shownHints(name, { pollTimes, options: share === undefined ? {} : { budgetShare: share } });
 			expect(shown).toHaveLength(1);
-			expect(shown[0]).toMatch(sentence);
+			expect(SENTENCE.exec(shown[0])?.slice(1)).toEqual(spacings);
+			expect(shown[0].split(/\s+/).length).toBeLessThanOrEqual(30);
 		}
 	});
 
-	it('at 100% and every minute, the share holds more checks than the schedule asks: every poll time', () => {
-		expect(shownHints('ctsTaskTrigger', { pollTimes: everyMinute, options: { budgetShare: 100 } })).toEqual([
-			'This trigger checks at every poll time of its schedule: its Budget Share holds more checks than the schedule asks for.',
-		]);
+	it.each([
+		[50, everyX(5, 'minutes')],
+		[25, everyX(10, 'minutes')],
+		[25, { item: [{ mode: 'everyHour' }] }],
+	])('Budget Share %p with schedule %j, slower than the share allows on any usual budget: every poll time', (share, pollTimes) => {
+		for (const name of ['ctsTaskTrigger', 'ctsEventTrigger'] as const) {
+			const shown = shownHints(name, { pollTimes, options: { budgetShare: share } });
+			expect(shown).toHaveLength(1);
+			expect(shown[0]).toMatch(EVERY_POLL_TIME);
+		}
 	});
 });
 
@@ -77,13 +86,16 @@ describe('the hint against the reads the trigger makes', () => {
 
 	let day = 0;
 	it.each([
-		['ctsTaskTrigger', 4],
-		['ctsTaskTrigger', 10],
-		['ctsTaskTrigger', 25],
-		['ctsTaskTrigger', 40],
-		['ctsEventTrigger', 10],
-		['ctsEventTrigger', 25],
-	] as const)('%s at Budget Share %p', async (name, share) => {
+		['ctsTaskTrigger', 1, 100],
+		['ctsTaskTrigger', 25, 100],
+		['ctsTaskTrigger', 25, 300],
+		['ctsTaskTrigger', 40, 300],
+		['ctsTaskTrigger', 10, 500],
+		['ctsTaskTrigger', 25, 500],
+		['ctsEventTrigger', 25, 100],
+		['ctsEventTrigger', 10, 300],
+		['ctsEventTrigger', 25, 500],
+	] as const)('%s at Budget Share %p on a %p-point account', async (name, share, points) => {
 		// A day apart for each case, so no window the process learnt before is still open.
 		now = Date.parse('2026-12-01T08:00:00.000Z') + ++day * 24 * 3600 * 1000;
 		jest.spyOn(Date, 'now').mockImplementation(() => now);
@@ -92,12 +104,14 @@ describe('the hint against the reads the trigger makes', () => {
 			await sandbox.control('clock', { advanceSeconds: seconds });
 			now += seconds * 1000;
 		};
-		await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_SECONDS });
+		await sandbox.control('limits', { points, windowSeconds: WINDOW_SECONDS });
 
 		const [sentence] = shownHints(name, { pollTimes: everyMinute, options: { budgetShare: share } });
-		const [, spoken, unit, checks] = /checks about every ([\d.]+) (seconds|minutes), not at every poll time: its Budget Share holds (\d+) check/.exec(sentence) ?? [];
-		expect(checks).toBeDefined();
-		const spacingSeconds = Number(spoken) * (unit === 'minutes' ? 60 : 1);
+		const spoken = SENTENCE.exec(sentence)?.[1 + [100, 300, 500].indexOf(points)];
+		expect(spoken).toBeDefined();
+		// The schedule (every minute) bounds it from below.
+		const spacingSeconds = Math.max(60, seconds(spoken!));
+		const checks = Math.round(WINDOW_SECONDS / spacingSeconds);
 
 		const polled = trigger(name, { budgetShare: share });
 		await polled.poll();
@@ -112,12 +126,12 @@ describe('the hint against the reads the trigger makes', () => {
 		}
 		const perWindow = [0, 1].map((window) => readMinutes.filter((minute) => Math.floor(minute / 15) === window).length);
 		const gaps = readMinutes.slice(1).map((minute, index) => (minute - readMinutes[index]) * 60);
-		console.log(`${name} at ${share}%: hint "${checks} checks, about every ${spoken} ${unit}"; reads per window ${perWindow.join(', ')}, at minutes ${readMinutes.join(' ')}`);
-		// As many checks as the sentence names in each window (a minute's tick may push one into the next),
-		// and no pause longer than its spacing plus a tick of the schedule.
+		console.log(`${name} at ${share}% of ${points} points: hint "at most every ${spoken}"; reads per window ${perWindow.join(', ')}, at minutes ${readMinutes.join(' ')}`);
+		// As many checks as the sentence implies in each window (a minute's tick may push one into the next),
+		// never none, and no pause longer than its spacing plus a tick of the schedule.
 		for (const reads of perWindow) {
-			expect(reads).toBeLessThanOrEqual(Number(checks));
-			expect(reads).toBeGreaterThanOrEqual(Number(checks) - 1);
+			expect(reads).toBeLessThanOrEqual(checks);
+			expect(reads).toBeGreaterThanOrEqual(Math.max(1, checks - 1));
 		}
 		expect(Math.max(...gaps)).toBeLessThanOrEqual(spacingSeconds + 60);
 	}, 60_000);
