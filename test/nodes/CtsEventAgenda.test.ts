@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { AlteringProxy } from '../harness/alteringProxy';
-import { Engine, type NodeRunOptions } from '../harness/engine';
+import { asTool, Engine, type NodeRunOptions } from '../harness/engine';
 import { sandboxWithFreshLists } from '../harness/freshLists';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
@@ -291,6 +291,23 @@ describe('Get Agenda: Digest', () => {
 		expect(json.text.split('\n').slice(0, 4)).toEqual(['*Agenda 5 January 2026 – 6 January 2026* (Europe/Berlin)', '', '*Monday, 5 January 2026*', '• 09:00–10:00  Past _(Personal)_']);
 		expect(json.freeMinutes).toBe(0);
 		expect(json.freeSlots).toEqual([]);
+	});
+});
+
+describe('Get Agenda as a tool', () => {
+	const tools = new Engine({ ctsEventTool: asTool(new CtsEvent()) });
+	const toolNode = new CtsEvent();
+	const toolField = (name: string) => toolNode.description.properties.find((property) => property.name === name && property.displayOptions?.show?.['@tool']?.[0] === true && (property.displayOptions.show.operation as string[]).includes('getAgenda'));
+
+	it('the model gives the day and the time zone (both optional: empty is today in the workflow\'s zone)', async () => {
+		await create({ title: 'Standup', start: '2026-12-01T09:00:00' });
+		const parameters = { resource: 'calendar', operation: 'getAgenda', calendars: [A], day: toolField('day')?.default, timeZone: toolField('timeZone')?.default, includeTasks: false };
+		expect(parameters.day).toMatch(/^=\{\{ .*\$fromAI\('Day', `The day to show, e\.g\. 2026-12-01/);
+		const { items, error } = await tools.runNode({ type: 'ctsEventTool', parameters, items: [{ Day: '2026-12-01', Time_Zone: 'America/New_York' }], credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+		expect(error).toBeUndefined();
+		expect(items.map(({ json }) => json.start)).toEqual(['2026-12-01T03:00:00-05:00']);
+		const wrong = await tools.runNode({ type: 'ctsEventTool', parameters, items: [{ Day: 'next Tuesday', Time_Zone: '' }], credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+		expect(wrong.error?.message).toBe('Day: "next Tuesday" is not a date');
 	});
 });
 

@@ -155,6 +155,7 @@ describe('a CTS node added as a tool in the editor', () => {
 		['ctsEventTool', 'event', 'update', ['Calendar', 'Event'], ['Title', 'Start', 'End', 'Description']],
 		['ctsEventTool', 'event', 'getAll', ['End', 'Start'], []],
 		['ctsEventTool', 'calendar', 'findFreeTime', ['End', 'Start'], []],
+		['ctsEventTool', 'calendar', 'getAgenda', [], ['Day', 'Time_Zone']],
 		['ctsEventV1Tool', 'event', 'rsvp', ['Event_ID'], []],
 	])('%s %s %s: required %j, optional among them %j', (tool, resource, operation, required, optional) => {
 		const listed = inputs(toolSchema(savedNode(tool, { resource, operation })));
@@ -217,7 +218,7 @@ function nodeToolArguments(): ToolArgument[] {
 					key,
 					description: value.description ?? '',
 					isId: field?.type === 'resourceLocator' || /(^|_)IDs?$/.test(key),
-					isTime: field?.type === 'dateTime' || /^(Start|End|Due|Updated_After)$/.test(key),
+					isTime: field?.type === 'dateTime' || /^(Start|End|Due|Updated_After|Day)$/.test(key),
 					hiddenFields: hiddenFieldNames(fields, keys, key),
 				};
 			});

@@ -2,6 +2,7 @@ import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { DATE_TIME_HINT } from '../../../shared/dates';
 import { timeZoneField } from '../../../shared/fields';
+import { fromAI } from '../../../shared/toolInputs';
 import { maxWaitOption } from '../../../shared/transport';
 import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
 
@@ -14,6 +15,19 @@ const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], ope
 
 export const AGENDA_COST_HINT =
 	'Costs 10 points for the calendar list (reused for a minute), 10 per account of the chosen calendars, and with tasks 10 per 100 open tasks.';
+
+/**
+ * A field as it is in workflows and, for the node as an AI tool, with the model giving its value
+ * (`toolValue`, a described `$fromAI` with an empty default): an agent asks for the agenda of a
+ * day in a zone.
+ */
+function forWorkflowAndTool(field: INodeProperties, toolValue: string): INodeProperties[] {
+	const show = field.displayOptions?.show ?? {};
+	return [
+		{ ...field, displayOptions: { show: { ...show, '@tool': [false] } } },
+		{ ...field, type: 'string', typeOptions: undefined, default: toolValue, displayOptions: { show: { ...show, '@tool': [true] } } },
+	];
+}
 
 const fields: INodeProperties[] = [
 	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events the agenda shows, from any of the accounts. Leave empty for every calendar the user may read.', { hint: AGENDA_COST_HINT }),
@@ -28,15 +42,18 @@ const fields: INodeProperties[] = [
 		],
 		default: 'day',
 	},
-	{
-		displayName: 'Day',
-		name: 'day',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 2026-12-01',
-		description: "The day to show, e.g. 2026-12-01 (a date and time stands for its date in the Time Zone). Empty: today in the Time Zone.",
-		displayOptions: { show: { agendaPeriod: ['day'] } },
-	},
+	...forWorkflowAndTool(
+		{
+			displayName: 'Day',
+			name: 'day',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2026-12-01',
+			description: 'The day to show, e.g. 2026-12-01 (a date and time stands for its date in the Time Zone). Empty: today in the Time Zone.',
+			displayOptions: { show: { agendaPeriod: ['day'] } },
+		},
+		fromAI('Day', "The day to show, e.g. 2026-12-01, read in the time zone given as Time_Zone (a date and time such as 2026-12-01T09:00:00+01:00 stands for its date there). Empty string: today.", 'string', ''),
+	),
 	{
 		displayName: 'Start',
 		name: 'start',
@@ -55,10 +72,13 @@ const fields: INodeProperties[] = [
 		description: `End of the range (at most ${MAX_AGENDA_DAYS} days after Start), e.g. 2026-12-08T00:00:00`,
 		displayOptions: { show: { agendaPeriod: ['range'] } },
 	},
-	timeZoneField({
-		description:
-			'Zone of the day, of Start and End without offset, of all-day events\' dates and of the output\'s times. Empty: the workflow\'s time zone. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	}),
+	...forWorkflowAndTool(
+		timeZoneField({
+			description:
+				'Zone of the day, of Start and End without offset, of all-day events\' dates and of the output\'s times. Empty: the workflow\'s time zone. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		}),
+		fromAI('Time_Zone', "IANA time zone of the day and of the output's times, e.g. Europe/Berlin. Empty string: the workflow's time zone.", 'string', ''),
+	),
 	{
 		displayName: 'Output',
 		name: 'agendaOutput',
