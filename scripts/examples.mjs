@@ -220,7 +220,54 @@ export function exampleWorkflows(prefix, credentials) {
 			settings: { executionOrder: 'v1' },
 			active: false,
 		},
+		morningBriefingWorkflow(prefix, credentials),
 	];
+}
+
+/** Every working morning: today's agenda as one Digest, ready for a chat or e-mail node (here a No Op). */
+function morningBriefingWorkflow(prefix, credentials) {
+	const toAgenda = { main: [[{ node: 'Get Agenda', type: 'main', index: 0 }]] };
+	return {
+		name: 'CTS example: morning briefing',
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Every Weekday at 07:30',
+				type: 'n8n-nodes-base.scheduleTrigger',
+				typeVersion: 1.2,
+				position: [0, 200],
+				parameters: { rule: { interval: [{ field: 'cronExpression', expression: '30 7 * * 1-5' }] } },
+			},
+			// To try it at once: Execute workflow starts here.
+			{ id: randomUUID(), name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 400], parameters: {} },
+			{
+				id: randomUUID(),
+				name: 'Get Agenda',
+				type: `${prefix}.ctsEvent`,
+				typeVersion: 1,
+				position: [260, 300],
+				parameters: {
+					resource: 'calendar',
+					operation: 'getAgenda',
+					calendars: [],
+					agendaPeriod: 'day',
+					agendaOutput: 'digest',
+					includeTasks: true,
+					options: { includeOverdue: true },
+				},
+				credentials: { ctsApi: { id: credentials.api.id, name: credentials.api.name } },
+			},
+			{ id: randomUUID(), name: 'Post to Chat', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [520, 300], parameters: {} },
+			note(
+				"## Morning briefing\nEvery weekday at 07:30 (the workflow's time zone): today's events of every calendar, the tasks due and overdue, and the time blocks, as one **Digest** item: `text` (Markdown for Slack, Telegram, Teams), `html` (a table for e-mail), `counts` and the free time left in working hours. Each run costs 10 points for the calendar list, 10 per account and 10 per 100 open tasks.\n\nReplace **Post to Chat** with a chat node (message: `{{ $json.text }}`) or Send Email (HTML: `{{ $json.html }}`). Click **Execute workflow** to try it; **Publish** it to get it every morning.",
+				[-40, -80],
+				[600, 260],
+			),
+		],
+		connections: { 'Every Weekday at 07:30': toAgenda, Run: toAgenda, 'Get Agenda': { main: [[{ node: 'Post to Chat', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
 /** Path of the example MCP server: `<n8n>/mcp/cts-tools`. */
@@ -424,6 +471,23 @@ export const MCP_TOOLS = [
 			resource: 'task',
 			operation: 'delete',
 			taskId: aiId('taskId', `id of the task, as create_task or list_my_tasks returned it. ${PASS_BACK}`),
+		},
+	},
+	{
+		name: 'get_agenda',
+		type: 'ctsEvent',
+		description:
+			"The user's agenda for one day across every calendar they may read: events (recurring ones as occurrences, all-day ones first, invitations they declined left out, events marked free with free: true), the open tasks due that day and overdue ones (overdue: true, first), and time blocks of tasks (kind timeBlock, shown once with their task). Returns one item per entry in time order: kind (event, task or timeBlock), title, start and end with offset in timeZone, allDay, calendarName, eventId, and for tasks taskId, due and priority.",
+		parameters: {
+			resource: 'calendar',
+			operation: 'getAgenda',
+			calendars: [],
+			agendaPeriod: 'day',
+			day: ai('date', 'The day to show, e.g. 2026-12-01, read in timeZone (a date and time such as 2026-12-01T09:00:00+01:00 stands for its date there). Empty string: today', 'string', ''),
+			timeZone: ai('timeZone', "IANA time zone of the day and of the times returned, e.g. Europe/Berlin. Empty string: the user's time zone (the one the now tool gives)", 'string', ''),
+			agendaOutput: 'entries',
+			includeTasks: true,
+			options: { includeOverdue: true, unreadableCalendars: 'skip' },
 		},
 	},
 	{
