@@ -5,6 +5,9 @@
  * days on which the clocks change, every option and every error. What the node asked is read
  * from the sandbox's request log.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
 import { DateTime } from 'luxon';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
@@ -282,6 +285,25 @@ describe('Get Agenda: Digest', () => {
 		expect(left).toBeLessThanOrEqual(Math.ceil((endOfDay - after) / 60_000) + 2);
 		expect(left).toBeGreaterThanOrEqual(Math.floor((endOfDay - after) / 60_000) - 2);
 		expect((items[0].json.freeSlots as Array<{ end: string }>).at(-1)?.end).toBe(DateTime.fromMillis(endOfDay, { zone }).toISO({ suppressMilliseconds: true }));
+	});
+
+	it('the example morning briefing\'s Get Agenda node gives one Digest of today, overdue tasks included', async () => {
+		// scripts/examples.mjs is an ES module: read the workflow in a child process.
+		const script = "import { exampleWorkflows } from './scripts/examples.mjs'; const c = { id: '1', name: 'c', type: 'ctsApi' }; process.stdout.write(JSON.stringify(exampleWorkflows('p', { api: c, sync: c })));";
+		const workflows = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(__dirname, '../..'), encoding: 'utf8' })) as Array<{ name: string; nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>; connections: Record<string, unknown> }>;
+		const briefing = workflows.find((workflow) => workflow.name === 'CTS example: morning briefing')!;
+		expect(briefing.nodes.map((node) => node.type).filter((type) => type !== 'n8n-nodes-base.stickyNote')).toEqual(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.manualTrigger', 'p.ctsEvent', 'n8n-nodes-base.noOp']);
+		const node = briefing.nodes.find((candidate) => candidate.type === 'p.ctsEvent')!;
+		const today = DateTime.now().setZone('Europe/Berlin').toISODate();
+		await create({ title: 'Standup', start: `${today}T23:00:00` });
+		await task({ title: 'Late already', due: '2026-01-05T09:00:00' });
+		const { items, error } = await engine.runNode({ type: 'ctsEvent', parameters: node.parameters, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } }, timezone: 'Europe/Berlin' });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json.counts).toMatchObject({ events: 1, overdueTasks: 1 });
+		expect(String(items[0].json.text)).toContain('Standup');
+		// Every readable calendar, the expired and revoked ones skipped with a notice.
+		expect(items[0].json.notices).toHaveLength(2);
 	});
 
 	it('over a range: a heading per day; nothing left when the period is over', async () => {
