@@ -220,7 +220,54 @@ export function exampleWorkflows(prefix, credentials) {
 			settings: { executionOrder: 'v1' },
 			active: false,
 		},
+		morningBriefingWorkflow(prefix, credentials),
 	];
+}
+
+/** Every working morning: today's agenda as one Digest, ready for a chat or e-mail node (here a No Op). */
+function morningBriefingWorkflow(prefix, credentials) {
+	const toAgenda = { main: [[{ node: 'Get Agenda', type: 'main', index: 0 }]] };
+	return {
+		name: 'CTS example: morning briefing',
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Every Weekday at 07:30',
+				type: 'n8n-nodes-base.scheduleTrigger',
+				typeVersion: 1.2,
+				position: [0, 200],
+				parameters: { rule: { interval: [{ field: 'cronExpression', expression: '30 7 * * 1-5' }] } },
+			},
+			// To try it at once: Execute workflow starts here.
+			{ id: randomUUID(), name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 400], parameters: {} },
+			{
+				id: randomUUID(),
+				name: 'Get Agenda',
+				type: `${prefix}.ctsEvent`,
+				typeVersion: 1,
+				position: [260, 300],
+				parameters: {
+					resource: 'calendar',
+					operation: 'getAgenda',
+					calendars: [],
+					agendaPeriod: 'day',
+					agendaOutput: 'digest',
+					includeTasks: true,
+					options: { includeOverdue: true },
+				},
+				credentials: { ctsApi: { id: credentials.api.id, name: credentials.api.name } },
+			},
+			{ id: randomUUID(), name: 'Post to Chat', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [520, 300], parameters: {} },
+			note(
+				"## Morning briefing\nEvery weekday at 07:30 (the workflow's time zone): today's events of every calendar, the tasks due and overdue, and the time blocks, as one **Digest** item: `text` (Markdown for Slack, Telegram, Teams), `html` (a table for e-mail), `counts` and the free time left in working hours. Each run costs 10 points for the calendar list, 10 per account and 10 per 100 open tasks.\n\nReplace **Post to Chat** with a chat node (message: `{{ $json.text }}`) or Send Email (HTML: `{{ $json.html }}`). Click **Execute workflow** to try it; **Publish** it to get it every morning.",
+				[-40, -80],
+				[600, 260],
+			),
+		],
+		connections: { 'Every Weekday at 07:30': toAgenda, Run: toAgenda, 'Get Agenda': { main: [[{ node: 'Post to Chat', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
 /** Path of the example MCP server: `<n8n>/mcp/cts-tools`. */
@@ -289,7 +336,7 @@ export const MCP_TOOLS = [
 			title: ai('title', 'Title of the event'),
 			start: ai('start', `Start of the event: ${LOCAL_TIME}. For an all-day event give the date only, e.g. 2026-12-01`),
 			endMode: 'end',
-			end: ai('end', 'End of the event, after the start: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (or with an offset, as start). For an all-day event the last day, date only (a one-day event: the same date as start)'),
+			end: ai('end', 'End of the event, after its start: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (an ISO 8601 time with offset, e.g. 2026-12-01T10:00:00+01:00, is converted into timeZone). For an all-day event its last day, date only, e.g. 2026-12-01 (a one-day event: the date it starts)'),
 			timeZone: ai('timeZone', 'IANA time zone the event happens in, e.g. Europe/Berlin (not an offset such as +01:00)'),
 			additionalFields: {
 				description: ai('description', 'Details of the event as plain text. Empty string: none', 'string', ''),
@@ -312,10 +359,10 @@ export const MCP_TOOLS = [
 			accountId: ai('accountId', `Account of the calendars (accountId from list_calendars or of an event). ${PASS_BACK}`),
 			calendarIds: ai('calendarIds', 'IDs of the calendars to read, separated by commas (id from list_calendars)'),
 			start: ai('rangeStart', 'Events that end after this moment are listed: local date and time, e.g. 2026-12-01T00:00:00, read in timeZone (or with an offset, e.g. 2026-12-01T00:00:00+01:00)'),
-			end: ai('rangeEnd', 'Events that start before this moment are listed, in the same format as rangeStart'),
+			end: ai('rangeEnd', 'Events that start before this moment are listed: local date and time, e.g. 2026-12-08T00:00:00, read in timeZone (or with an offset, e.g. 2026-12-08T00:00:00+01:00)'),
 			returnAll: false,
 			limit: ai('limit', 'Most events to return, 1 to 100', 'number', 50),
-			options: { timeZone: ai('timeZone', `IANA time zone rangeStart and rangeEnd are read in, e.g. Europe/Berlin. Empty string: the user's time zone (see ${'`'}now${'`'})`, 'string', '') },
+			options: { timeZone: ai('timeZone', `IANA time zone rangeStart and rangeEnd are read in, e.g. Europe/Berlin. Empty string: the user's time zone (the one the now tool gives)`, 'string', '') },
 		},
 	},
 	{
@@ -333,7 +380,7 @@ export const MCP_TOOLS = [
 			updateFields: {
 				title: ai('title', 'New title. Empty string: keep it', 'string', ''),
 				start: ai('start', `New start: ${LOCAL_TIME}. Empty string: keep it`, 'string', ''),
-				end: ai('end', 'New end: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (or with an offset, as start). Empty string: keep the length', 'string', ''),
+				end: ai('end', 'New end: local date and time without offset, e.g. 2026-12-01T10:00:00, read in timeZone (an ISO 8601 time with offset, e.g. 2026-12-01T10:00:00+01:00, is converted into timeZone). Empty string: keep the length', 'string', ''),
 				timeZone: ai('timeZone', 'New IANA time zone, e.g. Europe/Berlin. Empty string: keep it', 'string', ''),
 				description: ai('description', 'New details as plain text. Empty string: keep them', 'string', ''),
 			},
@@ -363,8 +410,8 @@ export const MCP_TOOLS = [
 			calendars: [],
 			freeTimeOutput: 'slots',
 			start: ai('rangeStart', `Beginning of the time to search: ${LOCAL_TIME}`),
-			end: ai('rangeEnd', 'End of the time to search, at most 6 months after rangeStart, in the same format'),
-			timeZone: ai('timeZone', `IANA time zone of the range and the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (see ${'`'}now${'`'})`, 'string', ''),
+			end: ai('rangeEnd', 'End of the time to search, at most 6 months after rangeStart: local date and time without offset, e.g. 2026-12-08T18:00:00, read in timeZone (an ISO 8601 time with offset, e.g. 2026-12-08T18:00:00+01:00, is converted into timeZone)'),
+			timeZone: ai('timeZone', `IANA time zone of the range and the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (the one the now tool gives)`, 'string', ''),
 			minimumMinutes: ai('minimumMinutes', 'Shortest free slot to return, in minutes', 'number', 30),
 			workingHours: 'hours',
 			options: { unreadableCalendars: 'skip' },
@@ -382,7 +429,7 @@ export const MCP_TOOLS = [
 			calendarId: aiId('calendarId', `ID of a writable calendar to put the block in (id from list_calendars). ${PASS_BACK}`),
 			lengthFrom: `={{ ${fromAI('lengthMinutes', "Length of the block in minutes; 0: the task's estimated duration", 'number', 0)} > 0 ? 'minutes' : 'task' }}`,
 			lengthMinutes: `={{ ${fromAI('lengthMinutes', "Length of the block in minutes; 0: the task's estimated duration", 'number', 0)} || 60 }}`,
-			timeZone: ai('timeZone', `IANA time zone of the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (see ${'`'}now${'`'})`, 'string', ''),
+			timeZone: ai('timeZone', `IANA time zone of the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (the one the now tool gives)`, 'string', ''),
 			workingHours: 'hours',
 			options: { unreadableCalendars: 'skip' },
 		},
@@ -424,6 +471,23 @@ export const MCP_TOOLS = [
 			resource: 'task',
 			operation: 'delete',
 			taskId: aiId('taskId', `id of the task, as create_task or list_my_tasks returned it. ${PASS_BACK}`),
+		},
+	},
+	{
+		name: 'get_agenda',
+		type: 'ctsEvent',
+		description:
+			"The user's agenda for one day across every calendar they may read: events (recurring ones as occurrences, all-day ones first, invitations they declined left out, events marked free with free: true), the open tasks due that day and overdue ones (overdue: true, first), and time blocks of tasks (kind timeBlock, shown once with their task). Returns one item per entry in time order: kind (event, task or timeBlock), title, start and end with offset in timeZone, allDay, calendarName, eventId, and for tasks taskId, due and priority.",
+		parameters: {
+			resource: 'calendar',
+			operation: 'getAgenda',
+			calendars: [],
+			agendaPeriod: 'day',
+			day: ai('date', 'The day to show, e.g. 2026-12-01, read in timeZone (a date and time such as 2026-12-01T09:00:00+01:00 stands for its date there). Empty string: today', 'string', ''),
+			timeZone: ai('timeZone', "IANA time zone of the day and of the times returned, e.g. Europe/Berlin. Empty string: the user's time zone (the one the now tool gives)", 'string', ''),
+			agendaOutput: 'entries',
+			includeTasks: true,
+			options: { includeOverdue: true, unreadableCalendars: 'skip' },
 		},
 	},
 	{

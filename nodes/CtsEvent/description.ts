@@ -4,7 +4,8 @@ import { withToolInputs } from '../shared/toolInputs';
 import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
-import { ATTENDEES_TOOL_TEXT, EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
+import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
+import { EVENT_TOOL_TEXTS } from './shared/toolTexts';
 
 /**
  * Keeps the fields of one interface version and drops the `apiVersion` condition from them.
@@ -67,11 +68,7 @@ export function eventNodeDescription(
 					: [{ name: 'Event', value: EVENT_RESOURCE }],
 				default: EVENT_RESOURCE,
 			},
-			...withToolInputs(forApiVersion([...eventDescription, ...calendarDescription], version), {
-				'update:title': 'New title of the event',
-				description: 'Details of the event',
-				attendees: ATTENDEES_TOOL_TEXT,
-			}),
+			...withToolInputs(forApiVersion([...eventDescription, ...calendarDescription], version), EVENT_TOOL_TEXTS),
 		],
 	};
 }

@@ -8,6 +8,7 @@ import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERA
 import { getReadableCalendars } from '../CtsEvent/listSearch/readableCalendars';
 import { searchCalendars } from '../CtsEvent/listSearch/searchCalendars';
 import { searchTags } from './listSearch/searchTags';
+import { TASK_TOOL_TEXTS } from './shared/toolTexts';
 import { searchTasks } from './listSearch/searchTasks';
 import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
@@ -46,7 +47,7 @@ export class CtsTask implements INodeType {
 				],
 				default: TASK_RESOURCE,
 			},
-			...withToolInputs([...taskDescription, ...tagDescription], { 'create:name': 'Name of the tag', 'update:name': 'New name of the tag' }),
+			...withToolInputs([...taskDescription, ...tagDescription], TASK_TOOL_TEXTS),
 		],
 	};
 

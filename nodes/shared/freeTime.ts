@@ -146,11 +146,19 @@ export function mergeBusy(busy: BusyEvent[], bufferBeforeMs = 0, bufferAfterMs =
 	return blocks;
 }
 
-/** The blocks that overlap the range, cut to it. */
-export function clipBlocks(blocks: BusyBlock[], range: Interval): BusyBlock[] {
+/**
+ * The blocks that overlap the range, cut to it, each naming only the events behind the part
+ * inside the range: those whose busy time, widened by the buffers as in `mergeBusy`, overlaps it.
+ */
+export function clipBlocks(blocks: BusyBlock[], range: Interval, bufferBeforeMs = 0, bufferAfterMs = 0): BusyBlock[] {
 	return blocks
 		.filter((block) => block.start < range.end && block.end > range.start)
-		.map((block) => ({ ...block, start: Math.max(block.start, range.start), end: Math.min(block.end, range.end) }));
+		.map((block) => {
+			const start = Math.max(block.start, range.start);
+			const end = Math.min(block.end, range.end);
+			const events = block.events.filter((busy) => busy.start - bufferBeforeMs < end && busy.end + bufferAfterMs > start);
+			return { start, end, events };
+		});
 }
 
 function minuteOfDay(date: DateTime): number {

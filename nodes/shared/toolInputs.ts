@@ -67,13 +67,23 @@ function forModel(text: string): string {
 		.join(' ');
 }
 
+/**
+ * How a model reads a time without offset in a tool whose Time Zone is a setting of the tool (the
+ * model never sees it), for tool texts of date and time fields.
+ */
+export const TOOL_ZONE_READING = "a time without offset is read in the time zone set in this tool (by default the workflow's)";
+
+/** Where an ID a model passes comes from; a model sees no "From List" mode and no other field. */
+const ID_SOURCE = 'Give its ID exactly as the service returned it (case-sensitive, may contain + / =).';
+
 function toolText(property: INodeProperties, texts: ToolTexts, operations: string[]): string {
 	const text =
 		operations.map((operation) => texts[`${operation}:${property.name}`]).find(Boolean) ??
 		texts[property.name] ??
 		property.description ??
 		property.displayName;
-	return forModel(property.type === 'resourceLocator' && !/\bID\b/.test(text) ? `${text} (its ID)` : text);
+	const needsSource = property.type === 'resourceLocator' && !/as the service (gave|returned) it/.test(text);
+	return forModel(needsSource ? `${text.replace(/[\s.]*$/, '.')} ${ID_SOURCE}` : text);
 }
 
 /** The field for workflows and, from `tool` (the field as the model gives it), its tool variant. */

@@ -207,6 +207,15 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		});
 		assert.deepEqual(listed.json.map((item) => [item.id, item.title]), [[event.id, 'Planning']]);
 
+		// The day's agenda: one list call per account of every readable calendar, the open tasks, entries in Berlin time.
+		const agenda = await call('get_agenda', { date: '2026-12-03', timeZone: 'Europe/Berlin' });
+		assert.equal(agenda.isError, false, agenda.text);
+		assert.deepEqual(
+			agenda.json.filter((entry) => entry.kind === 'event').map((entry) => [entry.eventId, entry.title, entry.start, entry.end, entry.calendarName]),
+			[[event.id, 'Planning', '2026-12-03T10:00:00+01:00', '2026-12-03T10:45:00+01:00', 'Personal']],
+		);
+		assert.ok(agenda.sent.some((request) => request.path === '/v3/tasks/list'), 'the open tasks are read');
+
 		// The ID exactly as the agent received it (it contains characters such as + / =).
 		const moved = await call('update_event', { calendarId: event.calendarId, eventId: event.id, title: 'Planning (moved)', start: '2026-12-03T11:00:00' });
 		assert.equal(moved.isError, false, moved.text);

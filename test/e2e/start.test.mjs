@@ -52,7 +52,7 @@ describe('npm start', () => {
 	const checkSetup = async (text) => {
 		assert.match(text, new RegExp(`Editor: +http://localhost:${n8nPort}/`));
 		assert.match(text, new RegExp(`Log in: +${START_OWNER.email} +/ +${START_OWNER.password}`));
-		assert.match(text, /6 example workflows added/);
+		assert.match(text, /7 example workflows added/);
 		assert.match(text, /Base URL \/ Sync URL/);
 
 		const rest = new N8nRestClient(`http://localhost:${n8nPort}`);
@@ -62,6 +62,7 @@ describe('npm start', () => {
 			'CTS example: MCP server (tools for AI agents)',
 			'CTS example: RSVP (v1)',
 			'CTS example: event round trip with a recurring series (v3)',
+			'CTS example: morning briefing',
 			'CTS example: task completed',
 			'CTS example: task round trip',
 			'CTS example: task trigger',
@@ -100,17 +101,18 @@ describe('npm start', () => {
 			});
 			const exported = join(stateDir, 'workflows.json');
 			assert.equal((await runN8nCli(info, ['export:workflow', '--all', `--output=${exported}`], { env })).code, 0);
-			// The workflows started by hand (the trigger and the MCP server wait for events once published).
+			// The workflows that can be started by hand (the triggers and the MCP server wait for events once published).
 			const examples = JSON.parse(readFileSync(exported, 'utf8')).filter((workflow) =>
 				workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger'),
 			);
-			assert.equal(examples.length, 3);
+			assert.equal(examples.length, 4);
 			for (const workflow of examples) {
 				const result = await runN8nCli(info, ['execute', `--id=${workflow.id}`, '--rawOutput'], { env });
 				const executed = parseRun(result.stdout);
 				assert.equal(executed?.status, 'success', `${workflow.name}:\n${result.stdout.slice(-2000)}`);
 				const ran = Object.keys(executed.data.resultData.runData);
-				const nodes = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').map((node) => node.name);
+				// A schedule beside the manual trigger (the morning briefing) waits for its time.
+				const nodes = workflow.nodes.filter((node) => !['n8n-nodes-base.stickyNote', 'n8n-nodes-base.scheduleTrigger'].includes(node.type)).map((node) => node.name);
 				assert.deepEqual(ran.sort(), nodes.sort(), `${workflow.name}: every node ran`);
 			}
 		} finally {

@@ -239,6 +239,20 @@ describe('Find Free Time: busy blocks and is free', () => {
 		]);
 	});
 
+	it('lists, for a block cut at the edge of the range, only the events behind the part inside the range', async () => {
+		// 08:30–10:45, 10:30–11:00 and (with the 15-minute buffer after) 10:40–11:00 merge into one block 08:30–11:15.
+		const inside = await create({ title: 'Inside', start: '2026-11-30T08:30:00', duration: 'PT135M' });
+		await create({ title: 'After the end', start: '2026-11-30T10:30:00', duration: 'PT30M' });
+		await create({ title: 'Later', start: '2026-11-30T11:00:00', duration: 'PT15M' });
+		const bufferReaches = await create({ title: 'Before the start', start: '2026-11-30T07:40:00', duration: 'PT10M' });
+		const { items, error } = await run({ start: '2026-11-30T08:00:00', end: '2026-11-30T10:00:00', freeTimeOutput: 'busy', options: { bufferAfter: 15 } });
+		expect(error).toBeUndefined();
+		expect(items.map(({ json }) => `${String(json.startInZone).slice(11, 16)}–${String(json.endInZone).slice(11, 16)}`)).toEqual(['08:00–08:05', '08:30–10:00']);
+		// The 07:40 event's buffer reaches 08:05: it is behind the first part, not the events after 10:00.
+		expect((items[0].json.events as Array<{ id: string }>).map((event) => event.id)).toEqual([bufferReaches.id]);
+		expect((items[1].json.events as Array<{ id: string }>).map((event) => event.id)).toEqual([inside.id]);
+	});
+
 	it('says whether the whole range is free, and names the events in the way', async () => {
 		const meeting = await create({ title: 'Review', start: '2026-11-30T15:00:00' });
 		const free = await run({ start: '2026-11-30T13:00:00', end: '2026-11-30T14:45:00', freeTimeOutput: 'isFree' });

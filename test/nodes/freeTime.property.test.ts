@@ -2,7 +2,7 @@
  * Find Free Time against a brute force: randomized calendars (timed, all-day, daily series with a
  * deleted or freed occurrence, free and busy, declined, three accounts) are created in the
  * sandbox through its API, the operation runs through n8n's engine, and its slots, busy blocks
- * and is-free answer are compared with free and busy time computed minute by minute. Ranges lie across the daylight-saving changes of
+ * (with the events behind each) and is-free answer are compared with free and busy time computed minute by minute. Ranges lie across the daylight-saving changes of
  * Europe/Berlin, America/New_York and Australia/Lord_Howe (a 30-minute change).
  *
  * The brute force shares no code with the node: it reads wall-clock times with the platform's
@@ -255,6 +255,21 @@ function bruteForceSlots(scenario: Scenario, rangeStart: number, rangeEnd: numbe
 	return slots;
 }
 
+/**
+ * The events behind each busy run: those whose busy time (buffers included) overlaps the run, as
+ * "start–end" of the event itself (buffers taken off), sorted.
+ */
+function eventsBehind(runs: Array<[number, number]>, busy: Array<[number, number]>, scenario: Scenario): string[][] {
+	const before = scenario.before * MINUTE;
+	const after = scenario.after * MINUTE;
+	return runs.map(([runStart, runEnd]) =>
+		busy
+			.filter(([start, end]) => start < runEnd && end > runStart)
+			.map(([start, end]) => `${new Date(start + before).toISOString()}–${new Date(end - after).toISOString()}`)
+			.sort(),
+	);
+}
+
 /** Busy time minute by minute (working hours do not apply), as runs of busy minutes. */
 function bruteForceBusy(rangeStart: number, rangeEnd: number, busy: Array<[number, number]>): Array<[number, number]> {
 	const runs: Array<[number, number]> = [];
@@ -318,7 +333,11 @@ it('gives the same free slots, busy blocks and is-free answer as a minute-by-min
 			const busyRuns = bruteForceBusy(rangeStart, rangeEnd, busyIntervals(scenario, changeDay));
 			const blocks = await run('busy');
 			expect(blocks.error).toBeUndefined();
-			expect(show(blocks.items.filter(({ json }) => json.start !== undefined).map(({ json }) => [Date.parse(String(json.start)), Date.parse(String(json.end))]))).toEqual(show(busyRuns));
+			const blockItems = blocks.items.filter(({ json }) => json.start !== undefined);
+			expect(show(blockItems.map(({ json }) => [Date.parse(String(json.start)), Date.parse(String(json.end))]))).toEqual(show(busyRuns));
+			// Each block names exactly the events behind it, also where the range cuts it.
+			const named = blockItems.map(({ json }) => (json.events as Array<{ start: string; end: string }>).map((event) => `${new Date(event.start).toISOString()}–${new Date(event.end).toISOString()}`).sort());
+			expect(named).toEqual(eventsBehind(busyRuns, busyIntervals(scenario, changeDay), scenario));
 			const isFree = await run('isFree');
 			expect(isFree.items).toHaveLength(1);
 			expect(isFree.items[0].json.free).toBe(busyRuns.length === 0);

@@ -6,6 +6,9 @@
  * the tool's schema by n8n-core's own getSchema, then into JSON Schema by LangChain as an agent
  * sends it to the model.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { getSchema } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 import {
@@ -23,7 +26,7 @@ import {
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
-import { FROM_AI_MARKER } from '../../nodes/shared/toolInputs';
+import { FROM_AI_MARKER, fromAIKey } from '../../nodes/shared/toolInputs';
 import { PACKAGE_NAME } from '../harness/engine';
 
 /**
@@ -152,6 +155,7 @@ describe('a CTS node added as a tool in the editor', () => {
 		['ctsEventTool', 'event', 'update', ['Calendar', 'Event'], ['Title', 'Start', 'End', 'Description']],
 		['ctsEventTool', 'event', 'getAll', ['End', 'Start'], []],
 		['ctsEventTool', 'calendar', 'findFreeTime', ['End', 'Start'], []],
+		['ctsEventTool', 'calendar', 'getAgenda', [], ['Day', 'Time_Zone']],
 		['ctsEventV1Tool', 'event', 'rsvp', ['Event_ID'], []],
 	])('%s %s %s: required %j, optional among them %j', (tool, resource, operation, required, optional) => {
 		const listed = inputs(toolSchema(savedNode(tool, { resource, operation })));
@@ -176,7 +180,7 @@ describe('a CTS node added as a tool in the editor', () => {
 		const updateFields = tools.ctsTaskTool.description.properties.find((property) => property.name === 'updateFields')!;
 		const field = (updateFields.options as INodeProperties[]).find((option) => option.name === 'due' && option.displayOptions?.show?.['@tool']?.[0])!;
 		const rewritten = editorOverride(field, field.default as string);
-		expect(rewritten).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('Due', `When the task is due\./);
+		expect(rewritten).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('Due', `When the task is due, e\.g\. 2026-12-01T17:00:00:/);
 		const node = savedNode('ctsTaskTool', { resource: 'task', operation: 'update' });
 		node.parameters.updateFields = { ...(node.parameters.updateFields as INodeParameters), due: rewritten };
 		const listed = inputs(toolSchema(node));
@@ -197,5 +201,124 @@ describe('a CTS node added as a tool in the editor', () => {
 		const description = new CtsTask().description;
 		const values = NodeHelpers.getNodeParameters(description.properties, { resource: 'task', operation: 'create' }, true, false, workflowNode, description);
 		expect(JSON.stringify(values)).not.toContain('$fromAI');
+	});
+});
+
+/** Every argument a model reads in a tool a user builds from a CTS node: where, key, description and the field behind it. */
+function nodeToolArguments(): ToolArgument[] {
+	return Object.keys(tools).flatMap((tool) => {
+		const fields = tools[tool].description.properties.flatMap((property) => [property, ...((property.options ?? []) as INodeProperties[]).filter((option) => 'type' in option)]);
+		return operations(tool).flatMap(({ resource, operation }) => {
+			const { properties } = toolSchema(savedNode(tool, { resource, operation }));
+			const keys = Object.keys(properties);
+			return Object.entries(properties).map(([key, value]) => {
+				const field = fields.find((candidate) => candidate.displayOptions?.show?.['@tool']?.[0] === true && fromAIKey(candidate.displayName) === key);
+				return {
+					where: `${tool} ${resource} ${operation}`,
+					key,
+					description: value.description ?? '',
+					isId: field?.type === 'resourceLocator' || /(^|_)IDs?$/.test(key),
+					isTime: field?.type === 'dateTime' || /^(Start|End|Due|Updated_After|Day)$/.test(key),
+					hiddenFields: hiddenFieldNames(fields, keys, key),
+				};
+			});
+		});
+	});
+}
+
+/** The names of the node's fields that are no argument of this tool: settings the model never sees. */
+function hiddenFieldNames(fields: INodeProperties[], keys: string[], key: string): string[] {
+	// An option list loaded from the service is labelled "<Name> Name or ID" (n8n's rule); descriptions say "<Name>".
+	const names = new Set(fields.map((field) => field.displayName.replace(/ Name or ID$/, '')).filter((name) => fromAIKey(name) !== key && !keys.includes(fromAIKey(name))));
+	return [...names];
+}
+
+/** Every `$fromAI` argument of the example MCP server's tools (scripts/examples.mjs is an ES module, read in a child process). */
+function exampleToolArguments(): ToolArgument[] {
+	const script = "import { MCP_TOOLS } from './scripts/examples.mjs'; process.stdout.write(JSON.stringify(MCP_TOOLS));";
+	const exampleTools = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(__dirname, '../..'), encoding: 'utf8' })) as Array<{ name: string; parameters: unknown }>;
+	const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : []);
+	return exampleTools.flatMap(({ name, parameters }) => {
+		const calls = strings(parameters).flatMap((text) => (text.includes('$fromAI') ? extractFromAICalls(text) : []));
+		return calls.map((call) => ({
+			where: name,
+			key: call.key,
+			description: call.description ?? '',
+			isId: /Ids?$/.test(call.key),
+			isTime: /^(start|end|due|rangeStart|rangeEnd|date|updatedAfter)$/.test(call.key),
+			// Arguments are named by their keys; the example has no other fields a description could name.
+			hiddenFields: [],
+		}));
+	});
+}
+
+interface ToolArgument {
+	where: string;
+	key: string;
+	description: string;
+	isId: boolean;
+	isTime: boolean;
+	/** Field names of the node that are not arguments of this tool. */
+	hiddenFields: string[];
+}
+
+/** Words that send a model to something it cannot see: the editor, other fields, text elsewhere. */
+const POINTS_ELSEWHERE = /\b(fields?|above|below|options?|editor|panel|see)\b|same format|read like|\bas (start|rangeStart)\b/i;
+/** Where an ID comes from: as the service gave or returned it, or the tool that lists it. */
+const ID_SOURCE = /as the service (gave|returned) it|as \w+( or \w+)? returned it|\b(from|of) (list_\w+|create_\w+)|returned by \w+|the "id" (of|the service)/i;
+/** A date or time example, and how a time without offset is read. */
+const TIME_EXAMPLE = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+const ZONE_READING = /without (an )?offset is read in|read in (timeZone|the)|\bUTC\b/i;
+
+/** The rules an argument's description breaks, as short texts (none: it stands on its own). */
+function brokenRules(argument: ToolArgument): string[] {
+	const broken: string[] = [];
+	const { description } = argument;
+	if (POINTS_ELSEWHERE.test(description)) broken.push(`points elsewhere ("${POINTS_ELSEWHERE.exec(description)?.[0]}")`);
+	// A field's name inside a sentence (not the word that starts one) names a setting the model cannot see.
+	const named = argument.hiddenFields.find((name) => new RegExp(`(?<!^|[.:!?] )\\b${name.replace(/[()]/g, '\\$&')}\\b`).test(description));
+	if (named) broken.push(`names a field the model cannot see ("${named}")`);
+	if (argument.isId && !ID_SOURCE.test(description)) broken.push('an ID that does not say where it comes from');
+	if (argument.isTime && !TIME_EXAMPLE.test(description)) broken.push('a time without a format example');
+	if (argument.isTime && !ZONE_READING.test(description)) broken.push('a time that does not say how its zone is read');
+	return broken;
+}
+
+describe('every tool argument stands on its own (a model reads each description alone and sees no editor)', () => {
+	it('the rules catch the kinds of description that fail a model', () => {
+		const argument = (key: string, description: string, kind: Partial<ToolArgument> = {}): ToolArgument => ({ where: 'x', key, description, isId: false, isTime: false, hiddenFields: ['Time Zone', 'Start'], ...kind });
+		expect(brokenRules(argument('Task', 'The task to change (its ID)', { isId: true }))).toEqual(['an ID that does not say where it comes from']);
+		expect(brokenRules(argument('Event', 'Event ID exactly as the service gave it', { isId: true }))).toEqual([]);
+		expect(brokenRules(argument('rangeEnd', 'End of the time to search, in the same format', { isTime: true }))).toEqual([
+			'points elsewhere ("same format")',
+			'a time without a format example',
+			'a time that does not say how its zone is read',
+		]);
+		expect(brokenRules(argument('Description', 'Details (see Description Format)'))).toEqual(['points elsewhere ("see")']);
+		expect(brokenRules(argument('Due', 'When it is due. A time without offset is read in the Time Zone field', { isTime: true }))).toEqual([
+			'points elsewhere ("field")',
+			'names a field the model cannot see ("Time Zone")',
+			'a time without a format example',
+		]);
+		expect(brokenRules(argument('Repeat', 'The series (Recurrence above gives the same)'))).toEqual(['points elsewhere ("above")']);
+		expect(brokenRules(argument('Start', 'New start, e.g. 2026-12-01T09:00:00, read in the Time Zone', { isTime: true }))).toEqual(['names a field the model cannot see ("Time Zone")']);
+		expect(brokenRules(argument('End', 'End of the range. Start must be before it, e.g. 2026-12-01T09:00:00 (UTC)', { isTime: true }))).toEqual([]);
+		expect(brokenRules(argument('Start', 'e.g. 2026-12-01T09:00:00; a time without offset is read in the workflow\'s time zone', { isTime: true }))).toEqual([]);
+	});
+
+	it('in the tools users build by adding a CTS node to an agent', () => {
+		const all = nodeToolArguments();
+		expect(all.filter((argument) => argument.isId).length).toBeGreaterThan(10);
+		expect(all.filter((argument) => argument.isTime).length).toBeGreaterThan(8);
+		const broken = all.flatMap((argument) => brokenRules(argument).map((rule) => `${argument.where} ${argument.key}: ${rule} — ${argument.description}`));
+		expect(broken).toEqual([]);
+	});
+
+	it('in the example MCP server\'s tools', () => {
+		const all = exampleToolArguments();
+		expect(all.filter((argument) => argument.isId).length).toBeGreaterThan(8);
+		expect(all.filter((argument) => argument.isTime).length).toBeGreaterThan(6);
+		const broken = all.flatMap((argument) => brokenRules(argument).map((rule) => `${argument.where} ${argument.key}: ${rule} — ${argument.description}`));
+		expect(broken).toEqual([]);
 	});
 });

@@ -92,9 +92,9 @@ function rangeText(query: FreeTimeQuery): string {
 }
 
 function shapeOutput(query: FreeTimeQuery, blocks: BusyBlock[], names: Map<string, string>): IDataObject[] {
-	const inRange = clipBlocks(blocks, query.range);
+	const inRange = clipBlocks(blocks, query.range, query.bufferBeforeMs, query.bufferAfterMs);
 	if (query.output === 'isFree') {
-		const conflicts = inRange.flatMap((block) => block.events).filter((busy) => busy.start - query.bufferBeforeMs < query.range.end && busy.end + query.bufferAfterMs > query.range.start);
+		const conflicts = inRange.flatMap((block) => block.events);
 		return [{ free: conflicts.length === 0, ...times(query.range, query.zone), conflicts: conflicts.map((busy) => busySummary(busy, names)) }];
 	}
 	if (query.output === 'busy') {

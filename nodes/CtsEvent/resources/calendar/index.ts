@@ -2,12 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { multiRequestRouting } from '../../../shared/itemOperation';
 import { findFreeTime } from './findFreeTime';
+import { getAgenda } from './getAgenda';
+import { GET_AGENDA, getAgendaDescription } from './getAgendaFields';
 import { FIND_FREE_TIME, findFreeTimeDescription } from './findFreeTimeFields';
 import { calendarGetAllDescription, calendarGetAllRouting } from './getAll';
 
 export const CALENDAR_RESOURCE = 'calendar';
 
-/** Calendars of every connected account (one item per calendar), and their free time. */
+/** Calendars of every connected account (one item per calendar), their free time and the agenda of a day. */
 export const calendarDescription: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -25,6 +27,14 @@ export const calendarDescription: INodeProperties[] = [
 				routing: multiRequestRouting(findFreeTime),
 			},
 			{
+				name: 'Get Agenda',
+				value: GET_AGENDA,
+				action: 'Get the agenda of a day',
+				description:
+					'The events of a day or range across calendars, with the open tasks due and the time blocks of tasks, in time order or as one digest ready to send (10 points for the calendar list, 10 per account, and with tasks 10 per 100 open tasks)',
+				routing: multiRequestRouting(getAgenda),
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many calendars',
@@ -37,4 +47,5 @@ export const calendarDescription: INodeProperties[] = [
 	},
 	...calendarGetAllDescription,
 	...findFreeTimeDescription,
+	...getAgendaDescription,
 ];

@@ -10,6 +10,7 @@ import { locatorValue, toStringList } from '../../../shared/fields';
 import { busyEvents, eventInterval, freeSlots, mergeBusy, notBusyReason, type Interval, type WorkingHours } from '../../../shared/freeTime';
 import type { OperationItem } from '../../../shared/itemOperation';
 import { ctsRequest } from '../../../shared/transport';
+import { blockMarker, isBlockOf } from '../../../shared/taskBlocks';
 import { readWorkingHours } from '../../../shared/workingHours';
 import { MAX_RANGE_MONTHS } from '../../../CtsEvent/resources/calendar/findFreeTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
@@ -23,16 +24,7 @@ const MINUTE = 60_000;
  * is not, so a task never gets two blocks.
  */
 
-/** The marker line of a block: how it names its task, exactly as written and as searched for. */
-export function blockMarker(taskId: string): string {
-	return `Task ID: ${taskId}`;
-}
-
-/** Whether an event is a block of the task: its description has the marker as a line of its own. */
-export function isBlockOf(event: IDataObject, taskId: string): boolean {
-	const marker = blockMarker(taskId);
-	return String(event.description ?? '').split(/\r?\n/).some((line) => line.trim() === marker);
-}
+export { blockMarker, isBlockOf };
 
 interface ScheduleQuery {
 	taskId: string;
