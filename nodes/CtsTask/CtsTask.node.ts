@@ -12,6 +12,8 @@ import { searchTasks } from './listSearch/searchTasks';
 import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
 import { getManyTasks } from './resources/task/getAll';
+import { planTasks } from './resources/task/plan';
+import { PLAN } from './resources/task/planFields';
 import { TASK_RESOURCE } from './shared/taskFields';
 
 export class CtsTask implements INodeType {
@@ -46,7 +48,11 @@ export class CtsTask implements INodeType {
 				],
 				default: TASK_RESOURCE,
 			},
-			...withToolInputs([...taskDescription, ...tagDescription], { 'create:name': 'Name of the tag', 'update:name': 'New name of the tag' }),
+			...withToolInputs([...taskDescription, ...tagDescription], {
+				'create:name': 'Name of the tag',
+				'update:name': 'New name of the tag',
+				'plan:taskIds': 'IDs of the tasks to plan, exactly as Task Create or Get Many gave them, separated by commas, e.g. "7f3c2a9e, 0b41d7c2"',
+			}),
 		],
 	};
 
@@ -56,6 +62,7 @@ export class CtsTask implements INodeType {
 		credentialTest: { ctsApiTest },
 	};
 
-	// Get Many in a workflow, for its output-pane warning (see getManyTasks); tools run its routing.
-	customOperations = { task: { getAll: getManyTasks } };
+	// Get Many in a workflow, for its output-pane warning (see getManyTasks); Plan Tasks, to plan all
+	// input items at once (see planTasks). Tools run their routing, one call at a time.
+	customOperations = { task: { getAll: getManyTasks, [PLAN]: planTasks } };
 }
