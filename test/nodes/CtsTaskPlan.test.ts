@@ -201,6 +201,19 @@ describe('Plan Tasks', () => {
 		expect(json(later.items)[0]).toMatchObject({ action: 'moved', start: '2026-12-01T11:00:00+01:00', eventId: first.eventId });
 	});
 
+	it('a block left as it is counts as busy for the tasks after it', async () => {
+		// Without estimate, the task takes the Default Length: 90 minutes, then 240.
+		const id = await task('Grown', { priority: 1, estimatedDuration: undefined });
+		const [first] = json((await plan([id], { defaultLengthMinutes: 90 })).items);
+		expect(first.start).toBe('2026-12-01T09:00:00+01:00');
+		const small = await task('Small', { priority: 2, estimatedDuration: 'PT30M' });
+		const run = json((await plan([id, small], { notAfter: '2026-12-01T12:00:00', defaultLengthMinutes: 240 })).items);
+		expect(run.map((item) => [item.title, item.action, item.start ?? item.reason])).toEqual([
+			['Grown', 'notPlaced', 'no free slot of 240 minutes before Not After (2026-12-01 12:00) within the working hours 09:00–17:00'],
+			['Small', 'created', '2026-12-01T10:30:00+01:00'],
+		]);
+	});
+
 	it('honours Any Time, working days and hours, round starts, all-day events and the checked calendars', async () => {
 		const id = await task('Flexible', { estimatedDuration: 'PT50M' });
 		await sandbox.createEvent(timedEvent({ title: 'Early', start: '2026-12-01T07:00:00', duration: 'PT2H10M' }));
