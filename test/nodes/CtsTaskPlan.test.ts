@@ -363,3 +363,64 @@ describe('Plan Tasks', () => {
 		expect(await posts()).toEqual([]);
 	});
 });
+
+describe('Plan Tasks points: 20 tasks over calendars of 3 accounts', () => {
+	const CHECKED = [A, B, 'acc-alice-c/cal-alice-c-home'];
+
+	/** Points a run costs, from the service's RateLimit-Remaining before and after it (each probe costs 1). */
+	async function pointsOf(run: () => Promise<unknown>): Promise<number> {
+		const probe = async () => Number((await sandbox.api('GET', '/v3/tasks', { qs: { id: 'probe' } })).headers.get('ratelimit-remaining'));
+		const before = await probe();
+		await run();
+		return before - (await probe()) - 1;
+	}
+
+	async function twentyTasks(): Promise<string[]> {
+		await sandbox.control('limits', { points: 1000, windowSeconds: 900 });
+		await sandbox.createEvent(timedEvent({ title: 'Standup', start: '2026-12-01T09:00:00', duration: 'PT30M' }));
+		await sandbox.createEvent(timedEvent({ title: 'B', accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary', start: '2026-12-01T11:00:00', duration: 'PT1H' }));
+		await sandbox.createEvent(timedEvent({ title: 'C', accountId: 'acc-alice-c', calendarId: 'cal-alice-c-home', start: '2026-12-01T14:00:00', duration: 'PT1H' }));
+		const ids: string[] = [];
+		for (let index = 0; index < 20; index++) ids.push(await task(`Task ${index}`, { estimatedDuration: 'PT30M', priority: (index % 9) + 1 }));
+		await sandbox.clearRequests();
+		return ids;
+	}
+
+	it('Plan Tasks costs the reads of one batch (tasks 10, calendar list 10, 3 accounts × 10) plus 1 per block written: 70', async () => {
+		const ids = await twentyTasks();
+		let run: Awaited<ReturnType<typeof plan>> | undefined;
+		const points = await pointsOf(async () => (run = await plan(ids, { checkCalendars: CHECKED })));
+		expect(run?.error).toBeUndefined();
+		expect(json(run!.items).filter((item) => item.action === 'created')).toHaveLength(20);
+		const logged = (await sandbox.requests()).filter((request) => request.query.id !== 'probe');
+		expect(points).toBe(logged.reduce((sum, request) => sum + request.points, 0));
+		expect(points).toBe(10 + 10 + 3 * 10 + 20);
+		// Run again: the reads alone, nothing written.
+		expect(await pointsOf(async () => await plan(ids, { checkCalendars: CHECKED }))).toBe(10 + 3 * 10);
+	});
+
+	it('20 × Schedule in Calendar over the same calendars costs a task read, the calendars of 3 accounts and a write per item: 650', async () => {
+		const ids = await twentyTasks();
+		let run: Awaited<ReturnType<typeof plan>> | undefined;
+		const points = await pointsOf(async () => {
+			run = await engine.runNode({
+				type: 'ctsTask',
+				parameters: {
+					resource: 'task',
+					operation: 'schedule',
+					taskId: { mode: 'id', value: '={{ $json.id }}' },
+					calendarId: { mode: 'list', value: A },
+					checkCalendars: CHECKED,
+					timeZone: 'Europe/Berlin',
+					notBefore: '2026-12-01T08:00:00',
+				},
+				items: ids.map((id) => ({ id })),
+				credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
+			});
+		});
+		expect(run?.error).toBeUndefined();
+		expect(run!.items).toHaveLength(20);
+		// The calendar list is read once and reused within the minute.
+		expect(points).toBe(10 + 20 * (1 + 3 * 10 + 1));
+	});
+});
