@@ -336,8 +336,9 @@ async function writePlan(first: OperationItem, requests: Request[], planned: Map
 			}
 			results.push({ itemIndex: request.itemIndex, output });
 		} catch (error) {
-			if (stopAtItemErrors) throw error;
-			results.push({ itemIndex: request.itemIndex, output: [], error: error as Error });
+			const nodeError = toNodeError(first.context.getNode(), error, request.itemIndex);
+			if (stopAtItemErrors) throw nodeError;
+			results.push({ itemIndex: request.itemIndex, output: [], error: nodeError });
 		}
 	}
 	return results;
