@@ -256,6 +256,23 @@ describe('Plan Tasks', () => {
 		expect(json(priorities.items).map((item) => item.title)).toEqual(['Other list']);
 	});
 
+	it('no task matching the filters: no output and no calendar read; an item whose Task IDs expression gives no ID is that item\'s error', async () => {
+		await task('Elsewhere', { taskListId: 'home' });
+		await sandbox.clearRequests();
+		const none = await plan([], { tasksFrom: 'filters', filters: { taskListId: 'work' } }, { items: [{}] });
+		expect([none.error, none.items]).toEqual([undefined, []]);
+		expect((await sandbox.requests()).map((request) => request.path)).toEqual(['/v3/tasks/list']);
+		const good = await task('Good');
+		const run = await plan([], { taskIds: '={{ $json.ids ? $json.ids.join(",") : $json.other.toFixed(2).notAFunction() }}' }, { continueOnFail: true, items: [{ ids: [good] }, { other: 1 }] });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => [item.pairedItem, (item.json as Json).action ?? 'error'])).toEqual([
+			[{ item: 0 }, 'created'],
+			[{ item: 1 }, 'error'],
+		]);
+		// The item whose expression gives no ID fails on its own; the other is planned.
+		expect((run.items[1].json as Json).error).toBe('Task IDs: give at least one task ID');
+	});
+
 	it('ten or more task IDs are read with one list call; several IDs in one item; a task named twice is planned once', async () => {
 		const ids: string[] = [];
 		for (let index = 0; index < 11; index++) ids.push(await task(`Task ${index}`, { estimatedDuration: 'PT15M' }));

@@ -106,7 +106,13 @@ function readSettings({ context, itemIndex, parameter }: OperationItem): PlanSet
 /** Each item's task IDs (Task IDs = input items); an item without any fails on its own. */
 function readRequests(items: OperationItem[]): Request[] {
 	return items.map(({ context, itemIndex, parameter }) => {
-		const ids = toStringList(parameter('taskIds', ''));
+		let ids: string[];
+		try {
+			ids = toStringList(parameter('taskIds', ''));
+		} catch (error) {
+			// An expression that fails for one item fails that item only.
+			return { itemIndex, ids: [], error: toNodeError(context.getNode(), error, itemIndex) };
+		}
 		const error = ids.length === 0 ? invalidField(context.getNode(), 'Task IDs', 'give at least one task ID', itemIndex, 'Give the IDs separated by commas, e.g. from Task Get Many.') : undefined;
 		return { itemIndex, ids, error };
 	});
@@ -314,6 +320,8 @@ export async function planBatch(items: OperationItem[], stopAtItemErrors: boolea
 		}
 		tasks = ids.filter((id) => read.tasks.has(id)).map((id) => read.tasks.get(id)!);
 	}
+	// Nothing to plan (no task matches the filters, or every item failed): no calendar is read.
+	if (tasks.length === 0) return requests.map(({ itemIndex, error }) => ({ itemIndex, output: [], error }));
 	const calendars = await readCalendars(first, settings);
 	const planned = makePlan(tasks, calendars, settings);
 	return await writePlan(first, requests, planned, calendars, settings, stopAtItemErrors);
