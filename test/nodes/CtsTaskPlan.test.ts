@@ -339,6 +339,13 @@ describe('Plan Tasks', () => {
 			[{ item: 1 }, 'created'],
 			[{ item: 2 }, 'Task IDs: give at least one task ID'],
 		]);
+		// A failed item's other task takes no time: the next task gets the slot it would have had.
+		const [mixed, next] = [await task('With a bad ID', { priority: 1 }), await task('Next', { priority: 2 })];
+		const partly = await plan([], {}, { continueOnFail: true, items: [{ id: `${mixed}, no-such-task` }, { id: next }] });
+		expect(partly.items.map((item) => [item.pairedItem, (item.json as Json).error ?? (item.json as Json).start])).toEqual([
+			[{ item: 0 }, 'Task IDs: no task with ID "no-such-task" exists in this account'],
+			[{ item: 1 }, '2026-12-01T10:30:00+01:00'],
+		]);
 		const whole = await plan([good, good], { timeZone: 'Mars/Olympus' }, { continueOnFail: true });
 		const wrongZone = expect.stringMatching(/^Time Zone: "Mars\/Olympus" is not an IANA time zone/);
 		expect(whole.items.map((item) => [item.pairedItem, (item.json as Json).error])).toEqual([

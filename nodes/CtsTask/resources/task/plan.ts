@@ -318,7 +318,8 @@ export async function planBatch(items: OperationItem[], stopAtItemErrors: boolea
 			if (problem) request.error = invalidField(first.context.getNode(), 'Task IDs', problem, request.itemIndex, 'Check the IDs, or plan only open tasks (Task Get Many lists them).');
 			stopAt(request);
 		}
-		tasks = ids.filter((id) => read.tasks.has(id)).map((id) => read.tasks.get(id)!);
+		// Only the tasks of items that stand: a failed item's other tasks take no time from the rest.
+		tasks = [...new Set(requests.filter((request) => !request.error).flatMap((request) => request.ids))].map((id) => read.tasks.get(id)!);
 	}
 	// Nothing to plan (no task matches the filters, or every item failed): no calendar is read.
 	if (tasks.length === 0) return requests.map(({ itemIndex, error }) => ({ itemIndex, output: [], error }));
