@@ -435,6 +435,23 @@ export const MCP_TOOLS = [
 		},
 	},
 	{
+		name: 'plan_tasks',
+		type: 'ctsTask',
+		description:
+			'Time-block several tasks at once: by priority (1 first), then due date, each gets the first free slot of its estimated duration (60 minutes without one), Monday to Friday 09:00 to 17:00 in timeZone, before it is due. With preview true (the default) nothing is booked: show the plan, then call again with preview false to book it. Called again, it keeps blocks that are still free. Returns one entry per task: action, start, end and eventId, or the reason it does not fit.',
+		parameters: {
+			resource: 'task',
+			operation: 'plan',
+			tasksFrom: 'input',
+			taskIds: ai('taskIds', `ids of the tasks, separated by commas, each as create_task or list_my_tasks returned it. ${PASS_BACK}`),
+			calendarId: aiId('calendarId', `ID of a writable calendar to put the blocks in (id from list_calendars). ${PASS_BACK}`),
+			timeZone: ai('timeZone', `IANA time zone of the working hours, e.g. Europe/Berlin. Empty string: the user's time zone (the one the now tool gives)`, 'string', ''),
+			preview: ai('preview', 'true: return the plan without booking anything; false: book it', 'boolean', true),
+			workingHours: 'hours',
+			options: { unreadableCalendars: 'skip' },
+		},
+	},
+	{
 		name: 'update_task',
 		type: 'ctsTask',
 		description: 'Change a task. Only the fields given change; leave a field as an empty string to keep it. Returns the task.',

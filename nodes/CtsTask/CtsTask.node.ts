@@ -13,6 +13,8 @@ import { searchTasks } from './listSearch/searchTasks';
 import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
 import { getManyTasks } from './resources/task/getAll';
+import { planTasks } from './resources/task/plan';
+import { PLAN } from './resources/task/planFields';
 import { TASK_RESOURCE } from './shared/taskFields';
 
 export class CtsTask implements INodeType {
@@ -57,6 +59,7 @@ export class CtsTask implements INodeType {
 		credentialTest: { ctsApiTest },
 	};
 
-	// Get Many in a workflow, for its output-pane warning (see getManyTasks); tools run its routing.
-	customOperations = { task: { getAll: getManyTasks } };
+	// Get Many in a workflow, for its output-pane warning (see getManyTasks); Plan Tasks, to plan all
+	// input items at once (see planTasks). Tools run their routing, one call at a time.
+	customOperations = { task: { getAll: getManyTasks, [PLAN]: planTasks } };
 }

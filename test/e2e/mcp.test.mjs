@@ -241,6 +241,20 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		assert.deepEqual(answered.json, [{ id: event.id, response: 'tentativelyAccept', success: true }]);
 		const stored = (await sandbox.api('GET', '/v3/events', { qs: { id: event.id } })).body.data.event;
 		assert.equal(stored.participants[base64('alice@sandbox.example')].participationStatus, 'tentative');
+
+		// Three tasks planned: previewed (nothing written), then written as previewed.
+		const batch = [];
+		for (const title of ['Plan A', 'Plan B', 'Plan C']) batch.push((await call('create_task', { title, priority: 2 })).json[0].id);
+		const planArgs = { taskIds: batch.join(', '), calendarId: 'cal-alice-a-primary', timeZone: 'Europe/Berlin' };
+		const previewed = await call('plan_tasks', planArgs);
+		assert.equal(previewed.isError, false, previewed.text);
+		assert.deepEqual(previewed.json.map((item) => [item.taskId, item.action, item.preview]), batch.map((id) => [id, 'create', true]));
+		assert.deepEqual(previewed.sent.filter((request) => request.method === 'POST'), [], 'a preview writes nothing');
+		const planned = await call('plan_tasks', { ...planArgs, preview: false });
+		assert.equal(planned.isError, false, planned.text);
+		// The plan written is the one previewed (its times may move with the clock between the calls).
+		assert.deepEqual(planned.json.map((item) => [item.taskId, item.action, item.durationMinutes, typeof item.eventId]), previewed.json.map((item) => [item.taskId, 'created', item.durationMinutes, 'string']));
+		assert.equal(planned.sent.filter((request) => request.path === '/v3/events/create').length, 3);
 	});
 
 	it("an agent's job: learn the time, find the calendar and free time, book tomorrow 10:00 for 30 min with two people, list tomorrow in the user's zone, delete it; finish tasks", async () => {

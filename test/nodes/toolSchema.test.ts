@@ -150,6 +150,7 @@ describe('a CTS node added as a tool in the editor', () => {
 		['ctsTaskTool', 'task', 'update', ['Task'], ['Title', 'Due', 'Description']],
 		['ctsTaskTool', 'task', 'close', ['Task'], []],
 		['ctsTaskTool', 'task', 'getAll', [], ['Task_List_ID', 'Updated_After']],
+		['ctsTaskTool', 'task', 'plan', ['Calendar', 'Task_IDs'], []],
 		['ctsTaskTool', 'tag', 'create', ['Name'], []],
 		['ctsEventTool', 'event', 'create', ['Calendar', 'End', 'Start', 'Title'], ['Attendees', 'Description']],
 		['ctsEventTool', 'event', 'update', ['Calendar', 'Event'], ['Title', 'Start', 'End', 'Description']],
@@ -162,6 +163,18 @@ describe('a CTS node added as a tool in the editor', () => {
 		const requiredKeys = Object.keys(listed).filter((key) => listed[key].required);
 		expect(requiredKeys.sort()).toEqual([...required].sort());
 		for (const key of optional) expect({ key, ...listed[key] }).toEqual({ key, required: false, described: true });
+	});
+
+	it('Plan Tasks as a tool: the model gives the task IDs and the calendar, each saying where its IDs come from; Preview is on', () => {
+		const schema = toolSchema(savedNode('ctsTaskTool', { resource: 'task', operation: 'plan' }));
+		expect(Object.keys(schema.properties).sort()).toEqual(['Calendar', 'Task_IDs']);
+		expect(schema.properties.Task_IDs.description).toMatch(/^IDs of the tasks to plan, separated by commas.*exactly as the service returned it$/);
+		expect(schema.properties.Calendar.description).toMatch(/Give its ID exactly as the service returned it/);
+		const preview = tools.ctsTaskTool.description.properties.filter((property) => property.name === 'preview');
+		expect(preview.map((property) => [property.displayOptions?.show?.['@tool'], property.default])).toEqual([
+			[[false], false],
+			[[true], true],
+		]);
 	});
 
 	it('optional settings outside collections keep their working default and are not handed to the model', () => {

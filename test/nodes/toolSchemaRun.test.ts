@@ -59,4 +59,19 @@ describe('CTS Task Tool added from the editor, called by a model', () => {
 		expect(update.body).toEqual({ id, title: 'New' });
 		expect(await sandbox.getTask(id)).toMatchObject({ title: 'New', description: 'keep me' });
 	});
+
+	it('Plan Tasks: the task IDs the model gives are planned in Preview, nothing is written', async () => {
+		const ids = [await sandbox.createTask({ title: 'One', estimatedDuration: 'PT30M' }), await sandbox.createTask({ title: 'Two', estimatedDuration: 'PT45M', priority: 1 })];
+		await sandbox.clearRequests();
+		const { items, error } = await call(
+			{ operation: 'plan', timeZone: 'Europe/Berlin', notBefore: '2026-12-01T08:00:00', checkCalendars: ['acc-alice-a/cal-alice-a-primary'] },
+			{ Task_IDs: ids.join(', '), Calendar: 'cal-alice-a-primary' },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map(({ json }) => [json.title, json.action, json.start, json.preview])).toEqual([
+			['One', 'create', '2026-12-01T09:45:00+01:00', true],
+			['Two', 'create', '2026-12-01T09:00:00+01:00', true],
+		]);
+		expect(await writes()).toEqual([]);
+	});
 });

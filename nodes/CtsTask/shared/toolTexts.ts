@@ -11,6 +11,7 @@ const TASK_LIST_SOURCE = 'the taskListId of a task as the service returned it, o
 export const TASK_TOOL_TEXTS: ToolTexts = {
 	'create:name': 'Name of the tag',
 	'update:name': 'New name of the tag',
+	'plan:taskIds': 'IDs of the tasks to plan, separated by commas, e.g. "7f3c2a9e, 0b41d7c2"; give each ID exactly as the service returned it',
 	'reopen:taskId': 'The completed task to reopen (it returns to "needs action")',
 	'schedule:taskId':
 		"The task to find time for: its title names the block, and its estimated duration and due date set the block's length and latest end (unless this tool is set otherwise)",

@@ -11,6 +11,8 @@ import { taskDeleteDescription } from './delete';
 import { taskGetDescription, unwrapTaskOrFail } from './get';
 import { listTasks, taskGetManyDescription } from './getAll';
 import { taskMoveDescription, sendMoveTargets } from './move';
+import { planOneItem } from './plan';
+import { PLAN, taskPlanDescription } from './planFields';
 import { taskReopenDescription } from './reopen';
 import { scheduleTask } from './schedule';
 import { SCHEDULE, taskScheduleDescription } from './scheduleFields';
@@ -86,6 +88,14 @@ export const taskDescription: INodeProperties[] = [
 				},
 			},
 			{
+				name: 'Plan Tasks',
+				value: PLAN,
+				action: 'Plan tasks in a calendar',
+				description:
+					'Time-block many tasks at once: by priority, then due date, each gets the first free slot of its estimated duration in working hours before its due, with one read of the tasks and calendars for all of them; run again, it keeps the blocks that are still free. Preview outputs the plan without writing.',
+				routing: multiRequestRouting(planOneItem),
+			},
+			{
 				name: 'Reopen',
 				value: 'reopen',
 				action: 'Reopen a task',
@@ -126,6 +136,7 @@ export const taskDescription: INodeProperties[] = [
 	...taskCloseDescription,
 	...taskReopenDescription,
 	...taskScheduleDescription,
+	...taskPlanDescription,
 	// The task is output where an operation has it: read, listed, or read back after a write.
 	...outputFields({ show: { resource: [TASK_RESOURCE], operation: ['get', 'getAll'] } }, 'task', SIMPLIFIED_TASK_FIELDS),
 	...outputFields(

@@ -117,7 +117,7 @@ function lengthAndRange({ context, itemIndex }: OperationItem, query: ScheduleQu
 }
 
 /** The calendar the block goes in, from the calendar list: one the user may write to. */
-async function blockCalendar({ context, itemIndex, parameter }: OperationItem): Promise<CalendarInfo> {
+export async function blockCalendar({ context, itemIndex, parameter }: OperationItem): Promise<CalendarInfo> {
 	const problem = (field: string, text: string, description?: string) => invalidField(context.getNode(), field, text, itemIndex, description);
 	const { accountId, calendarId } = await resolveCalendar(context, parameter('calendarId', ''), '', problem);
 	const calendar = (await listCalendars(context)).find((candidate) => candidate.accountId === accountId && candidate.id === calendarId);
@@ -127,7 +127,7 @@ async function blockCalendar({ context, itemIndex, parameter }: OperationItem): 
 }
 
 /** Whole minutes as an ISO 8601 duration the way people write it: PT45M, PT1H30M, PT2H. */
-function isoMinutes(minutes: number): string {
+export function isoMinutes(minutes: number): string {
 	const hours = Math.floor(minutes / 60);
 	return `PT${hours > 0 ? `${hours}H` : ''}${minutes % 60 > 0 || hours === 0 ? `${minutes % 60}M` : ''}`;
 }

@@ -1,0 +1,388 @@
+import { DateTime, Duration } from 'luxon';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
+import { calendarName, type CalendarInfo } from '../../../shared/calendarLists';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime } from '../../../shared/dates';
+import { errorItem, invalidField, quoted, toNodeError, withoutErrorCode } from '../../../shared/errors';
+import { toStringList } from '../../../shared/fields';
+import { busyEvents, eventInterval, notBusyReason, wallClockInstant, type Interval, type WorkingHours } from '../../../shared/freeTime';
+import type { OperationItem } from '../../../shared/itemOperation';
+import type { ParameterReader } from '../../../shared/output';
+import { listTaskPage, walkTasks } from '../../../shared/taskPaging';
+import { ctsRequest } from '../../../shared/transport';
+import { readWorkingHours } from '../../../shared/workingHours';
+import { MAX_RANGE_MONTHS } from '../../../CtsEvent/resources/calendar/findFreeTimeFields';
+import { taskFilter } from '../../shared/taskFields';
+import { READ_ONE_BY_ONE_BELOW } from './planFields';
+import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
+import { blockCalendar, blockMarker, isBlockOf, isoMinutes } from './schedule';
+import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
+
+/**
+ * Task → Plan Tasks (batch time-blocking): many tasks placed with one read of the tasks and the
+ * calendars for the whole batch, then one write per block created or moved. Blocks carry the
+ * same marker line as Schedule in Calendar's, so either operation finds and keeps the other's.
+ * In a workflow all input items are planned together (the node's custom operation); as a tool,
+ * one call is one item and one plan (the operation's routing). Fields other than Task IDs are
+ * read from the first input item.
+ */
+
+const MINUTE = 60_000;
+
+interface PlanSettings {
+	zone: string;
+	notBefore: DateTime;
+	end: DateTime;
+	defaultLengthMinutes: number;
+	workingHours?: WorkingHours;
+	stepMinutes: number;
+	ignoreAllDay: boolean;
+	skipUnreadable: boolean;
+	checkValues: string[];
+	preview: boolean;
+	fromFilters: boolean;
+	filters: IDataObject;
+}
+
+/** What one input item asks for: its task IDs, or the error that item fails with. */
+interface Request {
+	itemIndex: number;
+	ids: string[];
+	error?: Error;
+}
+
+/** The outcome for one input item: its output objects, or its error. */
+export interface ItemResult {
+	itemIndex: number;
+	output: IDataObject[];
+	error?: Error;
+}
+
+const local = (instant: DateTime | number, zone: string) => (typeof instant === 'number' ? DateTime.fromMillis(instant, { zone }) : instant.setZone(zone)).toFormat('yyyy-MM-dd HH:mm');
+
+/** The fields that hold for the whole plan, from the first item, checked before any request. */
+function readSettings({ context, itemIndex, parameter }: OperationItem): PlanSettings {
+	const node = context.getNode();
+	const zone = String(parameter('timeZone', '') || context.getTimezone());
+	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
+	const notBeforeValue = parameter('notBefore', '');
+	const notBefore = parseDateInput(notBeforeValue, zone);
+	if (!notBefore) throw invalidField(node, 'Not Before', `${quoted(notBeforeValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
+	const notAfterValue = parameter('notAfter', '');
+	let end = notBefore.plus({ days: DEFAULT_HORIZON_DAYS });
+	if (String(notAfterValue ?? '').trim() !== '' || DateTime.isDateTime(notAfterValue)) {
+		const parsed = parseDateInput(notAfterValue, zone);
+		if (!parsed) throw invalidField(node, 'Not After', `${quoted(notAfterValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
+		if (parsed <= notBefore) throw invalidField(node, 'Not After', `${local(parsed, zone)} is not after Not Before (${local(notBefore, zone)})`, itemIndex);
+		if (parsed > notBefore.setZone(zone).plus({ months: MAX_RANGE_MONTHS })) throw invalidField(node, 'Not After', `must be at most ${MAX_RANGE_MONTHS} months after Not Before`, itemIndex);
+		end = parsed;
+	}
+	const defaultLengthMinutes = Number(parameter('defaultLengthMinutes', 60));
+	if (!Number.isInteger(defaultLengthMinutes) || defaultLengthMinutes < 0 || defaultLengthMinutes > 1440) {
+		throw invalidField(node, 'Default Length (Minutes)', 'must be a whole number of minutes from 0 to 1440', itemIndex);
+	}
+	const options = parameter('options', {}) as IDataObject;
+	const stepMinutes = Number(options.slotStep ?? 15);
+	if (!Number.isInteger(stepMinutes) || stepMinutes < 1 || stepMinutes > 1440) throw invalidField(node, 'Block Starts Every (Minutes)', 'must be a whole number of minutes from 1 to 1440', itemIndex);
+	const preview = parameter('preview', false);
+	if (typeof preview !== 'boolean') throw invalidField(node, 'Preview', `${quoted(preview)} is not true or false`, itemIndex);
+	return {
+		zone,
+		notBefore,
+		end,
+		defaultLengthMinutes,
+		workingHours: readWorkingHours(node, parameter, itemIndex),
+		stepMinutes,
+		ignoreAllDay: options.allDayEvents === 'ignore',
+		skipUnreadable: options.unreadableCalendars === 'skip',
+		checkValues: toStringList(parameter('checkCalendars', [])),
+		preview,
+		fromFilters: parameter('tasksFrom', 'input') === 'filters',
+		filters: parameter('filters', {}) as IDataObject,
+	};
+}
+
+/** Each item's task IDs (Task IDs = input items); an item without any fails on its own. */
+function readRequests(items: OperationItem[]): Request[] {
+	return items.map(({ context, itemIndex, parameter }) => {
+		let ids: string[];
+		try {
+			ids = toStringList(parameter('taskIds', ''));
+		} catch (error) {
+			// An expression that fails for one item fails that item only.
+			return { itemIndex, ids: [], error: toNodeError(context.getNode(), error, itemIndex) };
+		}
+		const error = ids.length === 0 ? invalidField(context.getNode(), 'Task IDs', 'give at least one task ID', itemIndex, 'Give the IDs separated by commas, e.g. from Task Get Many.') : undefined;
+		return { itemIndex, ids, error };
+	});
+}
+
+/**
+ * The open tasks asked for, by ID: read one by one when few (1 point each), else from the list of
+ * open tasks (10 points per 100). A task that is unknown, deleted or done is a problem of the
+ * items that name it, not of the plan.
+ */
+async function readRequestedTasks({ context, itemIndex }: OperationItem, ids: string[]): Promise<{ tasks: Map<string, IDataObject>; problems: Map<string, string> }> {
+	const tasks = new Map<string, IDataObject>();
+	const problems = new Map<string, string>();
+	if (ids.length < READ_ONE_BY_ONE_BELOW) {
+		for (const id of ids) {
+			const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
+			const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
+			if (!task) problems.set(id, `no task with ID ${quoted(id)} exists in this account`);
+			else if (task.deleted === true) problems.set(id, `the task ${quoted(task.title)} is deleted`);
+			else if (task.progress === 'completed' || task.progress === 'cancelled') problems.set(id, `the task ${quoted(task.title)} is ${String(task.progress)}: there is nothing left to plan`);
+			else tasks.set(id, task);
+		}
+		return { tasks, problems };
+	}
+	const wanted = new Set(ids);
+	const open = await walkTasks(async (after, limit) => await listTaskPage(context, after, limit, itemIndex), { idsAtUpdated: [] }, Number.POSITIVE_INFINITY, {
+		keep: (task) => (wanted.has(String(task.id)) ? task : undefined),
+	});
+	for (const task of open.tasks) tasks.set(String(task.id), task);
+	for (const id of ids) if (!tasks.has(id)) problems.set(id, `no open task with ID ${quoted(id)}: it is unknown, completed or deleted`);
+	return { tasks, problems };
+}
+
+/** The open tasks that match the filters, in the order the service lists them. */
+async function readFilteredTasks({ context, itemIndex }: OperationItem, filters: IDataObject): Promise<IDataObject[]> {
+	const matches = taskFilter(filters) ?? (() => true);
+	const open = await walkTasks(async (after, limit) => await listTaskPage(context, after, limit, itemIndex), { idsAtUpdated: [] }, Number.POSITIVE_INFINITY, {
+		keep: (task) => (matches(task) ? task : undefined),
+	});
+	return open.tasks;
+}
+
+/** A task's block length (ms) from its estimated duration, else the default; undefined: none. */
+function blockLength(task: IDataObject, settings: PlanSettings): number | undefined {
+	const estimate = typeof task.estimatedDuration === 'string' ? Duration.fromISO(task.estimatedDuration) : undefined;
+	if (estimate?.isValid && estimate.as('minutes') >= 1) return Math.ceil(estimate.as('minutes')) * MINUTE;
+	return settings.defaultLengthMinutes > 0 ? settings.defaultLengthMinutes * MINUTE : undefined;
+}
+
+function dueOf(task: IDataObject, settings: PlanSettings): number | undefined {
+	if (typeof task.due !== 'string') return undefined;
+	return parseDateInput(task.due, isIanaZone(task.timeZone) ? task.timeZone : settings.zone)?.toMillis();
+}
+
+interface Calendars {
+	target: CalendarInfo;
+	events: IDataObject[];
+	notices: string[];
+}
+
+/** The one read of the calendars: the blocks' calendar (which must be readable) and the checked ones, over the plan's range. */
+async function readCalendars(first: OperationItem, settings: PlanSettings): Promise<Calendars> {
+	const { context, itemIndex } = first;
+	const target = await blockCalendar(first);
+	const checked = await chosenCalendars(context, itemIndex, settings.checkValues, 'Check Calendars');
+	const isTarget = (calendar: CalendarInfo) => calendar.accountId === target.accountId && calendar.id === target.id;
+	if (!checked.some(isTarget)) checked.push(target);
+	const { events, notices, unreadable } = await listCalendarEvents(context, itemIndex, checked, {
+		range: { start: settings.notBefore.toMillis(), end: settings.end.toMillis() },
+		zone: settings.zone,
+		skipUnreadable: settings.skipUnreadable,
+		calendarsField: 'Check Calendars',
+	});
+	if (unreadable.some(isTarget)) {
+		throw invalidField(context.getNode(), 'Calendar', `cannot read ${quoted(calendarName(target))} (${target.id}), so the blocks of the tasks cannot be looked for`, itemIndex, 'Reconnect the account in the service, or choose another calendar.');
+	}
+	return { target, events, notices };
+}
+
+interface Planned {
+	task: IDataObject;
+	plan: PlanTask;
+	placement: Placement;
+	/** The block the task has (the first, when it has several), and the others left as they are. */
+	block?: IDataObject;
+	extraBlocks: IDataObject[];
+}
+
+/** Every task placed: the busy time is the events less the tasks' own blocks (each task keeps or moves its own). */
+function makePlan(tasks: IDataObject[], calendars: Calendars, settings: PlanSettings): Map<string, Planned> {
+	const { target, events } = calendars;
+	const candidates = events.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && notBusyReason(event) !== 'cancelled');
+	const blockIds = new Set<string>();
+	const planned = new Map<string, Planned>();
+	for (const [order, task] of tasks.entries()) {
+		const id = String(task.id);
+		const blocks = candidates
+			.filter((event) => isBlockOf(event, id))
+			.map((event) => ({ event, interval: eventInterval(event, settings.zone) }))
+			.sort((a, b) => (a.interval?.start ?? 0) - (b.interval?.start ?? 0));
+		for (const { event } of blocks) blockIds.add(String(event.id));
+		const due = dueOf(task, settings);
+		const end = Math.min(due ?? Number.POSITIVE_INFINITY, settings.end.toMillis());
+		const plan: PlanTask = { id, order, priority: Number(task.priority ?? 0), due, lengthMs: blockLength(task, settings), end, current: blocks[0]?.interval };
+		planned.set(id, { task, plan, placement: { kind: 'none', why: 'noSlot' }, block: blocks[0]?.event, extraBlocks: blocks.slice(1).map(({ event }) => event) });
+	}
+	const busy: Interval[] = busyEvents(events.filter((event) => !blockIds.has(String(event.id))), { zone: settings.zone, ignoreAllDay: settings.ignoreAllDay });
+	const rules = { start: settings.notBefore.toMillis(), zone: settings.zone, workingHours: settings.workingHours, stepMinutes: settings.stepMinutes };
+	for (const [id, placement] of planPlacements([...planned.values()].map(({ plan }) => plan), busy, rules)) planned.get(id)!.placement = placement;
+	return planned;
+}
+
+/** Why a task was not placed, in words. */
+function reasonFor(entry: Planned, settings: PlanSettings): string {
+	const { plan, placement } = entry;
+	if (placement.kind !== 'none') return '';
+	if (placement.why === 'noLength') return 'the task has no estimated duration, and Default Length is 0';
+	const limit = plan.due !== undefined && plan.due <= settings.end.toMillis() ? `its due (${local(plan.due, settings.zone)})` : `Not After (${local(settings.end, settings.zone)})`;
+	if (placement.why === 'endsBeforeStart') return `${limit} is not after Not Before (${local(settings.notBefore, settings.zone)})`;
+	const hours = settings.workingHours ? ` within the working hours ${settings.workingHours.from}–${settings.workingHours.to}` : '';
+	return `no free slot of ${(plan.lengthMs ?? 0) / MINUTE} minutes before ${limit}${hours}`;
+}
+
+const offsetTime = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true });
+
+/** Creates or moves the task's block (1 point); answers the block's event ID. */
+async function writeBlock(first: OperationItem, itemIndex: number, entry: Planned, target: CalendarInfo, block: Interval, zone: string): Promise<string> {
+	const { context } = first;
+	// A start in the hour the clocks pass twice, the second time, has no wall-clock time of its own
+	// in the zone (the service reads such a time as the first): it is written in UTC instead.
+	const wall = toLocalDateTime(DateTime.fromMillis(block.start), zone);
+	const eventZone = wallClockInstant(wall, zone)?.toMillis() === block.start ? zone : 'UTC';
+	const timing = {
+		accountId: target.accountId,
+		calendarId: target.id,
+		start: eventZone === zone ? wall : toLocalDateTime(DateTime.fromMillis(block.start), 'UTC'),
+		duration: isoMinutes((block.end - block.start) / MINUTE),
+		timeZone: eventZone,
+		showWithoutTime: false,
+	};
+	if (entry.block) {
+		await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: entry.block.id, ...timing } }, itemIndex);
+		return String(entry.block.id);
+	}
+	const title = String(entry.task.title);
+	const description = `Time blocked for the task ${title}.\n\n${blockMarker(entry.plan.id)}`;
+	const created = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/create', body: { ...timing, title, description, freeBusyStatus: 'busy' } }, itemIndex);
+	const event = (created.data as IDataObject | undefined)?.event as IDataObject | undefined;
+	return String(event?.id ?? (created.data as IDataObject | undefined)?.id ?? '');
+}
+
+const ACTIONS = { keep: ['keep', 'kept'], create: ['create', 'created'], move: ['move', 'moved'] } as const;
+
+/** One task's output item, after writing its block unless previewing. */
+async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings): Promise<IDataObject> {
+	const { task, plan, placement } = entry;
+	const { zone } = settings;
+	const notices = [...calendars.notices, ...entry.extraBlocks.map((event) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
+	const about: IDataObject = { taskId: plan.id, title: task.title, priority: task.priority ?? 0, due: task.due ?? null, timeZone: zone };
+	const done = (fields: IDataObject) => ({ ...about, ...fields, preview: settings.preview, ...(notices.length > 0 ? { notices } : {}) });
+	if (placement.kind === 'none') {
+		if (entry.block && plan.current) notices.push(`Its block (event ${String(entry.block.id)}, ${local(plan.current.start, zone)}) is no longer free and was left as it is`);
+		return done({ action: 'notPlaced', reason: reasonFor(entry, settings) });
+	}
+	const { block } = placement;
+	const kind = placement.kind === 'keep' ? 'keep' : entry.block ? 'move' : 'create';
+	const eventId = kind === 'keep' || settings.preview ? (entry.block?.id ?? null) : await writeBlock(first, itemIndex, entry, calendars.target, block, zone);
+	return done({
+		action: ACTIONS[kind][settings.preview ? 0 : 1],
+		start: offsetTime(block.start, zone),
+		end: offsetTime(block.end, zone),
+		durationMinutes: (block.end - block.start) / MINUTE,
+		calendarId: calendars.target.id,
+		accountId: calendars.target.accountId,
+		calendarName: calendarName(calendars.target),
+		eventId,
+		...(kind === 'move' && plan.current ? { previousStart: offsetTime(plan.current.start, zone) } : {}),
+	});
+}
+
+/**
+ * Plans the tasks of all `items` at once. A problem of the whole plan (a field, a read) throws;
+ * a problem of one item (no IDs, an unknown task, a failed write) is that item's result. With
+ * `stopAtItemErrors` (no Continue On Fail) an item's problem throws before anything is written.
+ */
+export async function planBatch(items: OperationItem[], stopAtItemErrors: boolean): Promise<ItemResult[]> {
+	const first = items[0];
+	const settings = readSettings(first);
+	const requests: Request[] = settings.fromFilters ? [{ itemIndex: first.itemIndex, ids: [] }] : readRequests(items);
+	const stopAt = (request: Request) => {
+		if (request.error && stopAtItemErrors) throw request.error;
+	};
+	requests.forEach(stopAt);
+	let tasks: IDataObject[];
+	if (settings.fromFilters) {
+		tasks = await readFilteredTasks(first, settings.filters);
+		requests[0].ids = planOrder(tasks.map((task, order) => ({ id: String(task.id), order, priority: Number(task.priority ?? 0), due: dueOf(task, settings), end: 0 }))).map(({ id }) => id);
+	} else {
+		const ids = [...new Set(requests.filter((request) => !request.error).flatMap((request) => request.ids))];
+		const read = await readRequestedTasks(first, ids);
+		for (const request of requests) {
+			const problem = request.error ? undefined : request.ids.map((id) => read.problems.get(id)).find(Boolean);
+			if (problem) request.error = invalidField(first.context.getNode(), 'Task IDs', problem, request.itemIndex, 'Check the IDs, or plan only open tasks (Task Get Many lists them).');
+			stopAt(request);
+		}
+		// Only the tasks of items that stand: a failed item's other tasks take no time from the rest.
+		tasks = [...new Set(requests.filter((request) => !request.error).flatMap((request) => request.ids))].map((id) => read.tasks.get(id)!);
+	}
+	// Nothing to plan (no task matches the filters, or every item failed): no calendar is read.
+	if (tasks.length === 0) return requests.map(({ itemIndex, error }) => ({ itemIndex, output: [], error }));
+	const calendars = await readCalendars(first, settings);
+	const planned = makePlan(tasks, calendars, settings);
+	return await writePlan(first, requests, planned, calendars, settings, stopAtItemErrors);
+}
+
+/** Each item's output in its own order of IDs (a task named twice is written once and output for each). */
+async function writePlan(first: OperationItem, requests: Request[], planned: Map<string, Planned>, calendars: Calendars, settings: PlanSettings, stopAtItemErrors: boolean): Promise<ItemResult[]> {
+	const outputs = new Map<string, IDataObject>();
+	const results: ItemResult[] = [];
+	for (const request of requests) {
+		if (request.error) {
+			results.push({ itemIndex: request.itemIndex, output: [], error: request.error });
+			continue;
+		}
+		try {
+			const output: IDataObject[] = [];
+			for (const id of request.ids) {
+				if (!outputs.has(id)) outputs.set(id, await outputFor(first, request.itemIndex, planned.get(id)!, calendars, settings));
+				output.push(outputs.get(id)!);
+			}
+			results.push({ itemIndex: request.itemIndex, output });
+		} catch (error) {
+			const nodeError = toNodeError(first.context.getNode(), error, request.itemIndex);
+			if (stopAtItemErrors) throw nodeError;
+			results.push({ itemIndex: request.itemIndex, output: [], error: nodeError });
+		}
+	}
+	return results;
+}
+
+/** Plan Tasks as a tool runs it (the operation's routing): one item, one plan. */
+export async function planOneItem(item: OperationItem): Promise<IDataObject[]> {
+	const [result] = await planBatch([item], true);
+	if (result.error) throw result.error;
+	return result.output;
+}
+
+/**
+ * Plan Tasks in a workflow: all input items in one plan, each output item paired with the input
+ * item that named its task. Under Continue On Fail an item that fails is one error item; a
+ * problem of the whole plan makes every item an error item.
+ */
+export async function planTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items: OperationItem[] = this.getInputData().map((_item, itemIndex) => {
+		const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, itemIndex, fallback);
+		return { context: this, itemIndex, parameter };
+	});
+	const keepGoing = this.continueOnFail();
+	const failed = (error: unknown, itemIndex: number) => {
+		const nodeError = toNodeError(this.getNode(), error, itemIndex);
+		if (keepGoing) return errorItem(nodeError, itemIndex);
+		throw withoutErrorCode(this.getNode(), nodeError, itemIndex);
+	};
+	let results: ItemResult[];
+	try {
+		results = await planBatch(items, !keepGoing);
+	} catch (error) {
+		const itemIndex = (error as { context?: IDataObject }).context?.itemIndex;
+		if (!keepGoing) return [[failed(error, typeof itemIndex === 'number' ? itemIndex : 0)]];
+		return [items.map(({ itemIndex }) => failed(error, itemIndex))];
+	}
+	return [results.flatMap(({ itemIndex, output, error }) => (error ? [failed(error, itemIndex)] : output.map((json) => ({ json, pairedItem: { item: itemIndex } }))))];
+}
