@@ -17,7 +17,7 @@ export const COST_HINT =
 	'Costs 10 points for the calendar list (reused for a minute), plus 10 points per account of the chosen calendars for every started 2 months of the range (a week or a month: one call per account).';
 
 const fields: INodeProperties[] = [
-	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read.', { hint: COST_HINT }),
+	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read (one whose connection is broken is then left out, with a notice).', { hint: COST_HINT }),
 	{
 		displayName: 'Output',
 		name: 'freeTimeOutput',

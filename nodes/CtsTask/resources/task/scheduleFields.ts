@@ -32,7 +32,7 @@ const fields: INodeProperties[] = [
 	readableCalendarsField(
 		'checkCalendars',
 		'Check Calendar Names or IDs',
-		"Calendars whose busy events the block must avoid, from any of the accounts; the block's own calendar always counts. Leave empty for every calendar the user may read.",
+		"Calendars whose busy events the block must avoid, from any of the accounts; the block's own calendar always counts. Leave empty for every calendar the user may read (one whose connection is broken is then left out, with a notice).",
 	),
 	{
 		displayName: 'Length',
