@@ -1,11 +1,15 @@
 /**
  * `npm run sandbox`: serves the sandbox on http://127.0.0.1:${SANDBOX_PORT:-8787}.
  * `SANDBOX_HOST` changes the address, `SANDBOX_DATA=<file>` keeps the state in a file across
- * restarts (every write is saved before it is answered). Ctrl-C (SIGINT) or SIGTERM writes a
- * last snapshot and stops.
+ * restarts (every write is saved before it is answered). `SANDBOX_STARTER=<IANA zone>` begins a
+ * new state (no data file yet) with the starter world (`starter.ts`), its times in that zone.
+ * Ctrl-C (SIGINT) or SIGTERM writes a last snapshot and stops.
  */
+import { existsSync } from 'node:fs';
+
 import { startSandbox } from './server';
 import { fixtures } from './fixtures';
+import { seedStarterWorld } from './starter';
 
 async function main(): Promise<void> {
 	const portText = process.env.SANDBOX_PORT ?? '8787';
@@ -14,7 +18,13 @@ async function main(): Promise<void> {
 		throw new Error(`SANDBOX_PORT must be a port number, not "${portText}"`);
 	}
 	const dataFile = process.env.SANDBOX_DATA || undefined;
+	const starterZone = process.env.SANDBOX_STARTER || undefined;
+	const isNewState = !dataFile || !existsSync(dataFile);
 	const sandbox = await startSandbox({ port, host: process.env.SANDBOX_HOST || '127.0.0.1', dataFile });
+	if (starterZone && isNewState) {
+		seedStarterWorld(sandbox, starterZone);
+		sandbox.store.commit();
+	}
 
 	const keys = fixtures().apiKeys.map((k) => `  ${k.key.padEnd(22)} user ${k.userId}`);
 	console.log(
@@ -27,6 +37,7 @@ async function main(): Promise<void> {
 			'v1 token:',
 			`  curl -s -X POST ${sandbox.url}/_sandbox/token -H 'content-type: application/json' -d '{"user":"alice","ttlSeconds":3600}'`,
 			dataFile ? `State file: ${dataFile}` : 'State: in memory (set SANDBOX_DATA=<file> to keep it across restarts)',
+			...(starterZone && isNewState ? [`Starter world: open tasks and the next 7 days' events of alice (times in ${starterZone})`] : []),
 			'Control: POST /_sandbox/reset | token | clock | limits | faults, GET /_sandbox/requests. Ctrl-C stops.',
 		].join('\n'),
 	);
