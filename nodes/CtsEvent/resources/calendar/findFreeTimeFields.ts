@@ -14,7 +14,7 @@ const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], ope
 const slotsOnly = { freeTimeOutput: ['slots'] };
 
 const fields: INodeProperties[] = [
-	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read (one whose connection is broken is then left out, with a notice).', { placeholder: 'All readable calendars' }),
+	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read (one whose connection is broken is then left out, with a notice).', { hint: 'Empty: all readable calendars.' }),
 	{
 		displayName: 'Output',
 		name: 'freeTimeOutput',

@@ -153,7 +153,7 @@ export function guardFields(operation: 'create' | 'update'): INodeProperties[] {
 			routing: { operations: { pagination: sendGuarded } },
 		},
 		readableCalendarsField('checkCalendars', 'Check Calendar Names or IDs', "Calendars whose busy events count, from any of the accounts. Leave empty for the event's own calendar only.", {
-			placeholder: "The event's own calendar",
+			hint: "Empty: the event's own calendar.",
 			displayOptions: checking,
 		}),
 	];

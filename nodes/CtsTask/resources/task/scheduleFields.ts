@@ -29,7 +29,7 @@ const fields: INodeProperties[] = [
 		'checkCalendars',
 		'Check Calendar Names or IDs',
 		"Calendars whose busy events the block must avoid, from any of the accounts; the block's own calendar always counts. Leave empty for every calendar the user may read (one whose connection is broken is then left out, with a notice).",
-		{ placeholder: 'All readable calendars' },
+		{ hint: 'Empty: all readable calendars.' },
 	),
 	{
 		displayName: 'Length',
