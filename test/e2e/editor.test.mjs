@@ -337,9 +337,22 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 			}
 			await tab.click('[data-test-id="canvas-handle-plus"]');
 		}
-		await tab.keyboard.type(node);
 		const names = tab.locator('[data-test-id="node-creator-item-name"]');
-		await names.filter({ hasText: new RegExp(`^${node}$`) }).first().click();
+		// As above: keys typed before the search box has focus are lost; reopen the panel and retype.
+		const reopen = action.startsWith('On ') ? '[data-test-id="canvas-plus-button"]' : '[data-test-id="canvas-handle-plus"]';
+		for (let attempt = 1; ; attempt++) {
+			await tab.keyboard.type(node);
+			const app = names.filter({ hasText: new RegExp(`^${node}$`) }).first();
+			try {
+				await app.waitFor({ timeout: 15_000 });
+				await app.click();
+				break;
+			} catch (error) {
+				if (attempt >= 3) throw error;
+				await tab.keyboard.press('Escape');
+				await tab.click(reopen);
+			}
+		}
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().waitFor();
 		const actions = (await names.allTextContents()).map((name) => name.trim());
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().click();
