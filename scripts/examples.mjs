@@ -84,7 +84,7 @@ export function exampleWorkflows(prefix, credentials) {
 					title: 'Try the CTS nodes',
 					additionalFields: {
 						description: 'Created by the example workflow',
-						due: '={{ $now.plus({ days: 1 }).set({ hour: 17, minute: 0 }).toISO() }}',
+						due: '={{ $now.plus({ days: 1 }).set({ hour: 17, minute: 0, second: 0, millisecond: 0 }).toISO({ suppressMilliseconds: true }) }}',
 						priority: 2,
 						tags: ['tag-alice-work'],
 					},

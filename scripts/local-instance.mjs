@@ -41,10 +41,13 @@ export async function portInUse(port) {
 	}
 }
 
-/** The compiled sandbox (build/test/sandbox) on 127.0.0.1:`port`, its state kept in `dataFile`. */
-export function startSandboxProcess(port, dataFile) {
+/**
+ * The compiled sandbox (build/test/sandbox) on 127.0.0.1:`port`, its state kept in `dataFile`; a
+ * new state begins with the starter world, its times in `starterZone` (see test/sandbox/starter.ts).
+ */
+export function startSandboxProcess(port, dataFile, starterZone) {
 	const child = spawn(process.execPath, [join(projectRoot, 'build', 'test', 'sandbox', 'main.js')], {
-		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_HOST: '127.0.0.1', SANDBOX_DATA: dataFile },
+		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_HOST: '127.0.0.1', SANDBOX_DATA: dataFile, ...(starterZone ? { SANDBOX_STARTER: starterZone } : {}) },
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
@@ -63,9 +66,13 @@ async function ensureCredential(rest, { name, type, data }) {
 	return { id: created.id, name, type, created: true };
 }
 
+/** The example to try first: the editor banner links to it. */
+export const FIRST_EXAMPLE = 'CTS example: task round trip';
+
 /**
  * The owner account (logged in), both credentials pointing at the sandbox and the example
- * workflows with node types under `prefix`. Resolves to how many workflows were added.
+ * workflows with node types under `prefix`. Resolves to how many workflows were added and the
+ * ID of the {@link FIRST_EXAMPLE}.
  */
 export async function provisionInstance(rest, { sandboxUrl, prefix }) {
 	await rest.ensureOwner(START_OWNER);
@@ -79,14 +86,15 @@ export async function provisionInstance(rest, { sandboxUrl, prefix }) {
 		api: await ensureCredential(rest, { ...EXAMPLE_CREDENTIALS.api, data: { apiKey: SANDBOX_KEY, baseUrl: sandboxUrl } }),
 		sync: await ensureCredential(rest, { ...EXAMPLE_CREDENTIALS.sync, data: { token, syncUrl: sandboxUrl } }),
 	};
-	const existing = new Set(((await rest.listWorkflows()) ?? []).map((workflow) => workflow.name));
+	const existing = new Map(((await rest.listWorkflows()) ?? []).map((workflow) => [workflow.name, workflow.id]));
 	let added = 0;
 	for (const workflow of exampleWorkflows(prefix, credentials)) {
 		if (existing.has(workflow.name)) continue;
-		await rest.createWorkflow(workflow);
+		const created = await rest.createWorkflow(workflow);
+		existing.set(workflow.name, created?.id);
 		added++;
 	}
-	return { added };
+	return { added, firstExampleId: existing.get(FIRST_EXAMPLE) };
 }
 
 /**
@@ -95,11 +103,12 @@ export async function provisionInstance(rest, { sandboxUrl, prefix }) {
  * `start(instance)`, which starts n8n, registers how to stop it (`instance.onStop`) and each
  * process to watch (`instance.watch`), and resolves to the lines of the ready banner.
  *
- * Environment: N8N_PORT (default 5678), SANDBOX_PORT (default 8787), CTS_START_DIR.
+ * Environment: N8N_PORT (default 5678), SANDBOX_PORT (default 8787), CTS_START_DIR,
+ * GENERIC_TIMEZONE (n8n's time zone; default this machine's, which `start` gets as `timeZone`).
  *
  * @param options.command      how the user ran it (`npm start`), for messages
  * @param options.stateFolder  the state folder's name under .n8n-runtime/
- * @param options.start        async (instance) => { title, editorUrl, added, details }
+ * @param options.start        async (instance) => { title, editorUrl, added, firstExampleId, details }
  */
 export async function runLocalInstance({ command, stateFolder, start }) {
 	const started = Date.now();
@@ -115,9 +124,9 @@ export async function runLocalInstance({ command, stateFolder, start }) {
 		fail(error);
 		process.exit(1);
 	}
-	const { n8nPort, sandboxPort, sandboxUrl, stateDir, info } = setup;
+	const { n8nPort, sandboxPort, sandboxUrl, stateDir, info, timeZone } = setup;
 
-	const sandbox = startSandboxProcess(sandboxPort, join(stateDir, 'sandbox.json'));
+	const sandbox = startSandboxProcess(sandboxPort, join(stateDir, 'sandbox.json'), timeZone);
 	const stoppers = [];
 	let describe = () => 'the sandbox';
 	let stopping = false;
@@ -153,6 +162,7 @@ export async function runLocalInstance({ command, stateFolder, start }) {
 			n8nPort,
 			sandboxUrl,
 			stateDir,
+			timeZone,
 			log,
 			elapsed,
 			watch,
@@ -167,7 +177,7 @@ export async function runLocalInstance({ command, stateFolder, start }) {
 		return;
 	}
 	if (stopping) return;
-	printReady({ ...ready, sandboxUrl, stateDir, elapsed: elapsed() });
+	printReady({ ...ready, sandboxUrl, stateDir, timeZone, elapsed: elapsed() });
 }
 
 /** Ports, dist/, the pinned n8n and the state folder: everything checked before a process starts. */
@@ -181,10 +191,12 @@ async function prepare(command, stateFolder) {
 	}
 	const stateDir = process.env.CTS_START_DIR ? resolve(process.env.CTS_START_DIR) : join(runtimeRoot, stateFolder);
 	mkdirSync(stateDir, { recursive: true });
-	return { info, n8nPort, sandboxPort, sandboxUrl: `http://127.0.0.1:${sandboxPort}`, stateDir };
+	// n8n's own default is America/New_York: a user's times belong in the user's zone.
+	const timeZone = process.env.GENERIC_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+	return { info, n8nPort, sandboxPort, sandboxUrl: `http://127.0.0.1:${sandboxPort}`, stateDir, timeZone };
 }
 
-function printReady({ title, editorUrl, added, details, sandboxUrl, stateDir, elapsed }) {
+function printReady({ title, editorUrl, added, firstExampleId, details, sandboxUrl, stateDir, timeZone, elapsed }) {
 	const log = (message) => console.log(message);
 	log('');
 	log('────────────────────────────────────────────────────────────────────');
@@ -192,6 +204,8 @@ function printReady({ title, editorUrl, added, details, sandboxUrl, stateDir, el
 	log('');
 	log(`   Editor:    ${editorUrl}/`);
 	log(`   Log in:    ${START_OWNER.email}  /  ${START_OWNER.password}`);
+	if (firstExampleId) log(`   Try first: ${editorUrl}/workflow/${firstExampleId}   ("${FIRST_EXAMPLE}": click Execute workflow)`);
+	log(`   Time zone: ${timeZone} (${process.env.GENERIC_TIMEZONE ? 'GENERIC_TIMEZONE' : "this machine's; set GENERIC_TIMEZONE for another"})`);
 	log(`   Sandbox:   ${sandboxUrl}   (API key ${SANDBOX_KEY}; state in ${join(stateDir, 'sandbox.json')})`);
 	log(`   Workflows: ${added > 0 ? `${added} example workflows added` : 'the example workflows'} ("CTS example: …"): open one and click Execute workflow, or Publish the trigger and MCP server examples`);
 	log(`   Credentials: "${EXAMPLE_CREDENTIALS.api.name}", "${EXAMPLE_CREDENTIALS.sync.name}"`);

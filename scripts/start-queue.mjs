@@ -19,14 +19,14 @@ import { QueueStack } from './queue-stack.mjs';
 await runLocalInstance({
 	command: 'npm run start:queue',
 	stateFolder: 'start-queue',
-	start: async ({ info, n8nPort, sandboxUrl, stateDir, log, watch, onStop }) => {
+	start: async ({ info, n8nPort, sandboxUrl, stateDir, timeZone, log, watch, onStop }) => {
 		// Manual runs from the editor go to the workers too (n8n's recommended setting for queue mode).
 		const stack = new QueueStack({
 			info,
 			stateDir,
 			tarball: packPackage(join(stateDir, 'pack')).tarball,
 			mainPort: n8nPort,
-			env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+			env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', GENERIC_TIMEZONE: timeZone },
 			detached: true,
 		});
 		onStop(
@@ -37,13 +37,14 @@ await runLocalInstance({
 		await stack.start();
 		watch('n8n main', stack.main.exited, stack.main.output);
 		stack.workers.forEach((worker, index) => watch(`n8n ${stack.workerNames()[index]}`, worker.exited, worker.output));
-		const { added } = await provisionInstance(new N8nRestClient(stack.main.url), { sandboxUrl, prefix: PACKAGE_NAME });
+		const { added, firstExampleId } = await provisionInstance(new N8nRestClient(stack.main.url), { sandboxUrl, prefix: PACKAGE_NAME });
 
 		const pids = stack.pids();
 		return {
 			title: `n8n ${info.n8nVersion} in queue mode with ${PACKAGE_NAME}`,
 			editorUrl: stack.main.url,
 			added,
+			firstExampleId,
 			details: [
 				' Processes (all on 127.0.0.1):',
 				`   main       PID ${pids.main}: editor, webhooks, published triggers (the CTS triggers poll here)`,

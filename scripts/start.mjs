@@ -3,7 +3,8 @@
  *
  * Expects the package built (dist/) and the sandbox compiled (build/test/sandbox/); the npm
  * script does both first. Installs the pinned n8n once (scripts/n8n-runtime.mjs), starts the
- * sandbox and n8n, sets up the owner account, the two CTS credentials and the example
+ * sandbox (a new state begins with the starter world) and n8n in this machine's time zone,
+ * sets up the owner account, the two CTS credentials and the example
  * workflows, and prints where to go. State is kept in .n8n-runtime/start/ (delete that folder
  * to start over). Ctrl-C stops both; ports, state folder, supervision and exit codes are
  * scripts/local-instance.mjs's.
@@ -18,14 +19,14 @@ import { N8nRestClient } from './n8n-rest.mjs';
 await runLocalInstance({
 	command: 'npm start',
 	stateFolder: 'start',
-	start: async ({ info, n8nPort, sandboxUrl, stateDir, log, elapsed, watch, onStop }) => {
+	start: async ({ info, n8nPort, sandboxUrl, stateDir, timeZone, log, elapsed, watch, onStop }) => {
 		// n8n with the package installed as users install it: the packed tarball in the user
 		// folder's community-nodes folder (also what makes n8n run the nodes' credential tests).
 		const userFolder = join(stateDir, 'n8n');
 		log('Installing the package into n8n (npm pack of dist/)…');
 		installPackage(userFolder, packPackage(join(stateDir, 'package')).tarball);
 		log(`Starting n8n ${info.n8nVersion}…`);
-		const env = n8nEnv(info, { userFolder, port: n8nPort, brokerPort: await freePort() });
+		const env = n8nEnv(info, { userFolder, port: n8nPort, brokerPort: await freePort(), env: { GENERIC_TIMEZONE: timeZone } });
 		const n8n = await startN8n(info, env, {
 			timeoutMs: 240_000,
 			detached: true,
@@ -35,11 +36,12 @@ await runLocalInstance({
 		log(`n8n running on ${n8n.url} (${elapsed()})`);
 
 		// Owner, credentials, example workflows (each only once).
-		const { added } = await provisionInstance(new N8nRestClient(n8n.url), { sandboxUrl, prefix: PACKAGE_NAME });
+		const { added, firstExampleId } = await provisionInstance(new N8nRestClient(n8n.url), { sandboxUrl, prefix: PACKAGE_NAME });
 		return {
 			title: `n8n ${info.n8nVersion} with ${PACKAGE_NAME}`,
 			editorUrl: n8n.url,
 			added,
+			firstExampleId,
 			details: [
 				' To use the real service: open each credential and set its Base URL / Sync URL',
 				' (and your API key / token) instead of the sandbox address.',

@@ -18,7 +18,7 @@ import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput
 import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
 import { budgetShareOption, checkFrequencyHints, PollPurse, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
-import { OPEN_TASKS_NOTICE, pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
+import { pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
 
 type TaskTriggerData = IDataObject & {
 	cursor?: TaskCursor;
@@ -49,27 +49,12 @@ export class CtsTaskTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				options: [
-					{ name: 'Task Completed', value: 'completed', description: 'An open task was completed since the previous check' },
+					{ name: 'Task Completed', value: 'completed', description: 'An open task was completed since the previous check (each check then reads all open tasks: 10 points per 100)' },
 					{ name: 'Task Created', value: 'created', description: 'A task was created since the previous check' },
-					{ name: 'Task Deleted', value: 'deleted', description: 'An open task (or its parent) was deleted since the previous check' },
+					{ name: 'Task Deleted', value: 'deleted', description: 'An open task (or its parent) was deleted since the previous check (each check then reads all open tasks: 10 points per 100)' },
 					{ name: 'Task Updated', value: 'updated', description: 'An existing open task changed since the previous check (a reopened task comes back as updated)' },
 				],
 				default: ['created', 'updated'],
-			},
-			// One notice whether one or both of the events that read all open tasks are chosen.
-			{
-				displayName: OPEN_TASKS_NOTICE,
-				name: 'openTasksNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { events: ['completed'] } },
-			},
-			{
-				displayName: OPEN_TASKS_NOTICE,
-				name: 'openTasksNoticeDeleted',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { events: ['deleted'] }, hide: { events: ['completed'] } },
 			},
 			{
 				displayName: TRIGGER_BUDGET_NOTICE,

@@ -40,10 +40,6 @@ export interface OpenTaskPoll {
 	state: OpenTaskState;
 }
 
-/** What a check costs with Task Completed or Task Deleted chosen, shown when either is. */
-export const OPEN_TASKS_NOTICE =
-	'Task Completed and Task Deleted read all open tasks at each check, 10 points per 100 open tasks plus 1 per task that left them (Created and Updated come from the same read; costs in the README).';
-
 const ms = (value: unknown) => Date.parse(String(value));
 
 /**

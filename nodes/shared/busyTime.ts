@@ -82,13 +82,19 @@ export interface CalendarListing {
 	skipOption?: string | null;
 	/** The field that names the calendars, for the error (default Calendars). */
 	calendarsField?: string;
+	/**
+	 * The user left that field empty (every readable calendar): a calendar whose account cannot
+	 * be read is left out with the notice whatever `skipUnreadable` says, as the user never chose it.
+	 */
+	noneChosen?: boolean;
 }
 
 /**
  * The events of the chosen calendars over the range (series as occurrences), one list call per
  * account and window. A calendar that cannot be read is never counted as free: the item fails
- * naming it (at the first one, before reading further accounts), or, when asked, it is left out
- * and named in the notices returned (and listed in `unreadable`).
+ * naming it (at the first one, before reading further accounts), or, when asked or when the user
+ * chose no calendars, it is left out and named in one notice (and listed in `unreadable`). The
+ * notice concerns the whole result: callers show it once, not on every output item.
  */
 export async function listCalendarEvents(
 	context: ServiceContext,
@@ -96,7 +102,7 @@ export async function listCalendarEvents(
 	calendars: CalendarInfo[],
 	listing: CalendarListing,
 ): Promise<{ events: IDataObject[]; notices: string[]; unreadable: CalendarInfo[] }> {
-	const skip = listing.skipUnreadable === true;
+	const skip = listing.skipUnreadable === true || listing.noneChosen === true;
 	const unreadable: Unreadable[] = calendars.filter((calendar) => !isReadable(calendar)).map((calendar) => ({ calendar, reason: 'the user has no right to read it' }));
 	const byAccount = new Map<string, CalendarInfo[]>();
 	for (const calendar of calendars.filter(isReadable)) byAccount.set(calendar.accountId, [...(byAccount.get(calendar.accountId) ?? []), calendar]);
@@ -121,8 +127,18 @@ export async function listCalendarEvents(
 			description: `The busy time of a calendar that cannot be read is unknown, so it is never counted as free. Reconnect the account in the service, or leave the calendar out of ${field}${skip}.`,
 		});
 	}
-	const notices = unreadable.map(({ calendar, reason }) => `Skipped ${label(calendar)}: it cannot be read (${reason}); its busy time is unknown and not included`);
-	return { events, notices, unreadable: unreadable.map(({ calendar }) => calendar) };
+	return { events, notices: skippedNotice(unreadable), unreadable: unreadable.map(({ calendar }) => calendar) };
+}
+
+/** One notice naming every calendar left out and why (none when nothing was left out). */
+function skippedNotice(unreadable: Unreadable[]): string[] {
+	if (unreadable.length === 0) return [];
+	if (unreadable.length === 1) {
+		const [{ calendar, reason }] = unreadable;
+		return [`Skipped ${label(calendar)}: it cannot be read (${reason}); its busy time is unknown and not included`];
+	}
+	const names = unreadable.map(({ calendar, reason }) => `${label(calendar)} (${reason})`).join('; ');
+	return [`Skipped ${unreadable.length} calendars that cannot be read; their busy time is unknown and not included: ${names}`];
 }
 
 /**

@@ -39,9 +39,6 @@ const ACCOUNT_LABELS_REUSE_MS = 3600_000;
 
 const PROVIDER_NAMES: Record<string, string> = { providerA: 'Provider A', providerB: 'Provider B', caldav: 'CalDAV' };
 
-export const CALENDAR_LIST_HINT =
-	'Opening the list reads the calendars (10 points; the first time also the accounts, 10 more). Reopened within a minute, it costs nothing.';
-
 /** The calendars of every account of the credential's user (10 points, reused for a minute). */
 export async function listCalendars(context: ServiceContext): Promise<CalendarInfo[]> {
 	return await cachedList(context, 'ctsApi', 'calendars', async () => {
@@ -171,7 +168,6 @@ export function accountAndCalendarsFields(displayOptions: INodeProperties['displ
 			required: true,
 			default: '',
 			description: `Calendar account ${purpose}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
-			hint: 'Opening the list reads the accounts (10 points); reopened within a minute, it costs nothing.',
 			displayOptions,
 		},
 		{
@@ -183,7 +179,6 @@ export function accountAndCalendarsFields(displayOptions: INodeProperties['displ
 			default: [],
 			description:
 				'One or more calendars of that account (an expression may give a list, or IDs separated by commas). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			hint: 'Opening the list reads the calendars (10 points); reopened within a minute, it costs nothing.',
 			displayOptions,
 		},
 	];

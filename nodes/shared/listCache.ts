@@ -62,11 +62,14 @@ export async function listIfCached<T>(context: ServiceContext, credentialType: C
 export type ListFallback = 'byId' | 'expression';
 
 /**
- * Reads a list for a picker. A list endpoint that answers 404 belongs to a deployment that
- * predates it: that is said in plain words, with what to do instead; any other failure is passed
- * on as it is.
+ * Reads a list for a picker. A node without a credential yet gets an empty list, without a
+ * request: n8n's editor asks for the lists of a freshly added node before it sets the node's
+ * credential, and asks again once it has, so an error there would only be a false alarm. A list
+ * endpoint that answers 404 belongs to a deployment that predates it: that is said in plain
+ * words, with what to do instead; any other failure is passed on as it is.
  */
-export async function readForPicker<T>(context: ServiceContext, what: string, fallback: ListFallback, read: () => Promise<T>): Promise<T> {
+export async function readForPicker<T extends unknown[]>(context: ServiceContext, what: string, fallback: ListFallback, read: () => Promise<T>): Promise<T> {
+	if (Object.keys(context.getNode().credentials ?? {}).length === 0) return [] as unknown as T;
 	try {
 		return await read();
 	} catch (error) {

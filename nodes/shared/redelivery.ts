@@ -27,8 +27,8 @@ export const redeliverOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether the first check after n8n's main instance restarts delivers again the changes of the last check that delivered any, so that a crash while n8n stores that check's execution cannot lose them",
-	hint: "For n8n without durable poller cursors. After every restart of n8n's main instance, crash or not, some changes arrive twice: follow the trigger with a Remove Duplicates node that removes items processed in previous executions, keyed on id, updated and triggerEvent (see the package's README).",
+		"Whether the first check after n8n's main instance restarts delivers again the changes of the last check that delivered any, so that a crash while n8n stores that check's execution cannot lose them. After every restart, crash or not, some changes then arrive twice (see the package's README).",
+	hint: 'Follow the trigger with a Remove Duplicates node keyed on id, updated and triggerEvent.',
 };
 
 /**

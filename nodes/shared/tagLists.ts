@@ -11,7 +11,6 @@ export interface TagInfo extends IDataObject {
 	color?: string;
 }
 
-export const TAG_LIST_HINT = 'Opening the list reads the tags (10 points); reopened within a minute, it costs nothing.';
 
 /** Every live tag of the credential's user, newest first (one list call, 10 points, reused for a minute). */
 export async function listTags(context: ServiceContext): Promise<TagInfo[]> {
@@ -53,7 +52,6 @@ export function tagsField(description: string, overrides: Partial<INodePropertie
 		typeOptions: { loadOptionsMethod: 'getTags' },
 		default: [],
 		description: `${description} (an expression may give a list, or IDs separated by commas). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
-		hint: TAG_LIST_HINT,
 		...overrides,
 	} as INodeProperties;
 }

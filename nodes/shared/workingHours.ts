@@ -110,9 +110,10 @@ export const unreadableCalendarsOption: INodeProperties = {
 		{
 			name: 'Skip With a Notice',
 			value: 'skip',
-			description: "Leave the calendar out and say so in every output item's notices. Its busy time is unknown: the result may show time as free that is not.",
+			description: "Leave the calendar out and say so in the first output item's notices. Its busy time is unknown: the result may show time as free that is not.",
 		},
 	],
 	default: 'fail',
-	description: 'What to do with a calendar that cannot be read: its connection expired or was revoked, or the user may not read it',
+	description:
+		'What to do with a chosen calendar that cannot be read: its connection expired or was revoked, or the user may not read it. With no calendars chosen, such calendars are always left out with a notice.',
 };

@@ -14,6 +14,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
+import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
+import { EXAMPLE_CREDENTIALS, exampleWorkflows } from '../../scripts/examples.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
@@ -159,7 +161,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		// Return Task is off (one point per write), and its hint says what switching it on costs.
 		assert.equal(await page.locator('[data-test-id="parameter-input-returnTask"] .el-switch.is-checked').count(), 0, 'Return Task is off by default');
 		assert.equal(await page.locator('[data-test-id="parameter-input-returnTask"] .el-switch').count(), 1, 'Return Task is a switch');
-		assert.match(await page.locator('[data-test-id="ndv"]').innerText(), /each item costs 1 more point: 2 instead of 1/);
+		// No text about points under the fields: what Return Task costs is in its description (on hover).
+		assert.doesNotMatch(await page.locator('[data-test-id="ndv"]').innerText(), /\bpoints?\b/);
 		// The Output choice belongs to the task read back: it appears with Return Task on.
 		await page.locator('[data-test-id="parameter-input-returnTask"] .el-switch').click();
 		await expectFields(['resource', 'operation', 'title', 'returnTask', 'output']);
@@ -334,9 +337,22 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 			}
 			await tab.click('[data-test-id="canvas-handle-plus"]');
 		}
-		await tab.keyboard.type(node);
 		const names = tab.locator('[data-test-id="node-creator-item-name"]');
-		await names.filter({ hasText: new RegExp(`^${node}$`) }).first().click();
+		// As above: keys typed before the search box has focus are lost; reopen the panel and retype.
+		const reopen = action.startsWith('On ') ? '[data-test-id="canvas-plus-button"]' : '[data-test-id="canvas-handle-plus"]';
+		for (let attempt = 1; ; attempt++) {
+			await tab.keyboard.type(node);
+			const app = names.filter({ hasText: new RegExp(`^${node}$`) }).first();
+			try {
+				await app.waitFor({ timeout: 15_000 });
+				await app.click();
+				break;
+			} catch (error) {
+				if (attempt >= 3) throw error;
+				await tab.keyboard.press('Escape');
+				await tab.click(reopen);
+			}
+		}
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().waitFor();
 		const actions = (await names.allTextContents()).map((name) => name.trim());
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().click();
@@ -507,6 +523,63 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.close();
 	});
 
+	/** Waits until the newest execution of a workflow has finished, and returns its status. */
+	const finishedStatus = async (workflowId) => {
+		for (let attempt = 0; attempt < 120; attempt++) {
+			const [newest] = await n8n.rest.listExecutions(workflowId);
+			if (newest && !['new', 'running', 'waiting'].includes(newest.status)) return newest.status;
+			await page.waitForTimeout(500);
+		}
+		throw new Error(`workflow ${workflowId}: no finished execution within 60 s`);
+	};
+
+	it('a fresh `npm start` state: every example that runs from the editor runs green, the triggers\' included', async () => {
+		await sandbox.resetToStarterWorld();
+		const api = (await n8n.rest.listCredentials()).find((credential) => credential.name === EXAMPLE_CREDENTIALS.api.name);
+		const sync = await n8n.rest.createCredential({ ...EXAMPLE_CREDENTIALS.sync, data: { token: await sandbox.token('alice', 24 * 3600), syncUrl: sandbox.url } });
+		const credentials = { api: { ...EXAMPLE_CREDENTIALS.api, id: api.id }, sync: { ...EXAMPLE_CREDENTIALS.sync, id: sync.id } };
+		// The MCP server example runs only when an MCP client calls it (test/e2e/mcp.test.mjs does).
+		const examples = exampleWorkflows(PACKAGE_NAME, credentials).filter((workflow) => !workflow.nodes.some((node) => /mcpTrigger/i.test(node.type)));
+		assert.equal(examples.length, 5);
+		const tab = await page.context().newPage();
+		for (const workflow of examples) {
+			const { id } = await n8n.rest.createWorkflow(workflow);
+			await tab.goto(`${n8n.server.url}/workflow/${id}`);
+			await tab.locator('[data-test-id="execute-workflow-button"]').first().click();
+			// A polling trigger's run from the editor is its Fetch Test Event, then the nodes after it.
+			assert.equal(await finishedStatus(id), 'success', `"${workflow.name}" runs green`);
+			assert.equal(await tab.getByText('Error fetching options').count(), 0);
+			if (workflow.name === 'CTS example: task round trip') await shot('example-task-round-trip', tab);
+		}
+		await tab.close();
+	});
+
+	it('a freshly added Find Free Time: no "Error fetching options", "Empty: all readable calendars", and its defaults find slots', async () => {
+		await sandbox.resetToStarterWorld();
+		const { tab } = await newWorkflowWith('CTS Event', 'Find free time in calendars');
+		const calendars = tab.locator('[data-test-id="parameter-input-calendars"]');
+		await calendars.waitFor();
+		// The lists of a new node load before n8n sets its credential: give that time to show.
+		await tab.waitForTimeout(3000);
+		assert.equal(await tab.getByText('Error fetching options').count(), 0, 'no "Error fetching options"');
+		// Empty means every readable calendar, and the field's hint says so.
+		await tab.locator('[data-test-id="ndv"]').getByText('Empty: all readable calendars.').first().waitFor();
+		// The first open of the list shows the calendars.
+		await calendars.click();
+		await option(tab, /^Personal \(alice@sandbox.example, Provider A\)/).waitFor({ timeout: 15_000 });
+		await tab.keyboard.press('Escape');
+		await shot('node-find-free-time', tab);
+		await tab.click('[data-test-id="node-execute-button"]');
+		const output = tab.locator('[data-test-id="output-panel"]');
+		await output.getByText('JSON', { exact: true }).first().click();
+		await output.getByText('Skipped 2 calendars that cannot be read', { exact: false }).first().waitFor();
+		// Said once, on the first slot only.
+		assert.equal(await output.getByText('Skipped 2 calendars', { exact: false }).count(), 1);
+		assert.equal(await output.locator('[data-test-id="node-error-message"]').count(), 0);
+		await shot('node-output-find-free-time', tab);
+		await tab.close();
+	});
+
 	it('a CTS API credential whose Base URL is not the service fails its test, saying so', async () => {
 		// n8n's own address answers (with HTML): the test must not call that a success.
 		await n8n.rest.createCredential({ name: 'CTS API (wrong address)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: n8n.server.url } });
@@ -522,13 +595,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.close();
 	});
 
-	it('Task Trigger and Event Trigger: Fetch Test Event returns a real task and event', async () => {
-		await sandbox.reset();
-		await sandbox.api('POST', '/v3/tasks/create', { body: { title: 'Sample task for the trigger' } });
-		const start = new Date(Date.now() + 2 * 24 * 3600_000).toISOString().slice(0, 10);
-		await sandbox.api('POST', '/v3/events/create', {
-			body: { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary', title: 'Sample event for the trigger', start: `${start}T09:00:00`, duration: 'PT1H', timeZone: 'UTC', showWithoutTime: false },
-		});
+	it('Task Trigger and Event Trigger: Fetch Test Event returns a real task and event of the starter world', async () => {
+		await sandbox.resetToStarterWorld();
 
 		const task = await newWorkflowWith('CTS Task', 'On task created');
 		// Poll Times ("mode") is n8n's own field of every polling trigger.
@@ -539,7 +607,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await useCredential(task.tab, /^CTS API \(sandbox\)/);
 		await task.tab.click('[data-test-id="node-execute-button"]');
 		await task.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
-		await task.tab.locator('[data-test-id="output-panel"]').getByText('Sample task for the trigger').first().waitFor();
+		await task.tab.locator('[data-test-id="output-panel"]').getByText(/Plan the team offsite|Book the venue|Send the invitations|Buy a birthday present|Read the CTS nodes README/).first().waitFor();
+		assert.equal(await task.tab.getByText('Error fetching options').count(), 0);
 		await shot('trigger-task', task.tab);
 		await task.tab.close();
 
@@ -551,7 +620,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await event.tab.keyboard.press('Escape');
 		await event.tab.click('[data-test-id="node-execute-button"]');
 		await event.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
-		await event.tab.locator('[data-test-id="output-panel"]').getByText('Sample event for the trigger').first().waitFor();
+		await event.tab.locator('[data-test-id="output-panel"]').getByText('Focus time').first().waitFor();
+		assert.equal(await event.tab.getByText('Error fetching options').count(), 0);
 		await shot('trigger-event', event.tab);
 		await event.tab.close();
 	});

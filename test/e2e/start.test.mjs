@@ -53,6 +53,11 @@ describe('npm start', () => {
 		assert.match(text, new RegExp(`Editor: +http://localhost:${n8nPort}/`));
 		assert.match(text, new RegExp(`Log in: +${START_OWNER.email} +/ +${START_OWNER.password}`));
 		assert.match(text, /7 example workflows added/);
+		assert.match(text, new RegExp(`Try first: +http://localhost:${n8nPort}/workflow/\\S+ +\\("CTS example: task round trip"`));
+		assert.match(text, new RegExp(`Time zone: +${(process.env.GENERIC_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone).replace('+', '\\+')} `));
+		// A new state begins with the starter world: open tasks for the triggers' Fetch Test Event.
+		const tasks = await fetch(`http://127.0.0.1:${sandboxPort}/v3/tasks/list?limit=100`, { headers: { authorization: 'ApiKey sandbox-alice-key' } }).then((r) => r.json());
+		assert.equal(tasks.data.tasks.length, 5);
 		assert.match(text, /Base URL \/ Sync URL/);
 
 		const rest = new N8nRestClient(`http://localhost:${n8nPort}`);

@@ -151,28 +151,33 @@ describe('Find Free Time: free slots', () => {
 		expect(spring.items.map(({ json }) => `${String(json.start)} ${String(json.startInZone)}`)).toEqual(['2026-03-29T01:30:00Z 2026-03-29T03:30:00+02:00']);
 	});
 
-	it('reads every calendar the user may read when Calendars is empty, and stops at the first it cannot read, naming it', async () => {
-		const { error } = await run({ calendars: [] });
-		expect(error?.message).toMatch(/^Calendars: cannot read "Side Project" \(cal-alice-expired\): .*expired/);
-		expect(error?.description).toContain('never counted as free');
-		const listed = await eventLists();
-		expect(listed.map((request) => request.query.accountId)).toEqual(['acc-alice-a', 'acc-alice-b', 'acc-alice-c', 'acc-alice-expired']);
-		expect(listed[0].query.calendarIds).toBe('cal-alice-a-primary,cal-alice-a-team,cal-alice-a-holidays');
-	});
-
-	it('skips unreadable calendars with a notice in every item when asked', async () => {
+	it('reads every calendar the user may read when Calendars is empty, leaving out the broken connections with one notice naming them', async () => {
 		await create({ accountId: 'acc-alice-c', calendarId: 'cal-alice-c-home', start: '2026-11-30T09:00:00', duration: 'PT8H' });
-		const { items, error } = await run({ calendars: [], options: { unreadableCalendars: 'skip' } });
+		// The default Unreadable Calendars (Fail) is about calendars the user chose: these were not chosen.
+		const { items, error } = await run({ calendars: [] });
 		expect(error).toBeUndefined();
 		expect(slots(items)).toEqual(['2026-12-01T09:00–17:00']);
 		expect(items[0].json.notices).toEqual([
-			expect.stringMatching(/^Skipped "Side Project" \(cal-alice-expired\): it cannot be read \(.*expired.*\); its busy time is unknown/),
-			expect.stringMatching(/^Skipped "Former Employer" \(cal-alice-revoked\): it cannot be read \(.*revoked.*\)/),
+			expect.stringMatching(
+				/^Skipped 2 calendars that cannot be read; their busy time is unknown and not included: "Side Project" \(cal-alice-expired\) \(.*expired.*\); "Former Employer" \(cal-alice-revoked\) \(.*revoked.*\)$/,
+			),
 		]);
+		const listed = await eventLists();
+		expect(listed.map((request) => request.query.accountId)).toEqual(['acc-alice-a', 'acc-alice-b', 'acc-alice-c', 'acc-alice-expired', 'acc-alice-revoked']);
+		expect(listed[0].query.calendarIds).toBe('cal-alice-a-primary,cal-alice-a-team,cal-alice-a-holidays');
+	});
+
+	it('says what was skipped once, on the first item, not on every slot', async () => {
+		const { items, error } = await run({ calendars: [A, EXPIRED], end: '2026-12-04T00:00:00', options: { unreadableCalendars: 'skip' } });
+		expect(error).toBeUndefined();
+		expect(slots(items)).toEqual(['2026-11-30T09:00–17:00', '2026-12-01T09:00–17:00', '2026-12-02T09:00–17:00', '2026-12-03T09:00–17:00']);
+		expect(items[0].json.notices).toEqual([expect.stringMatching(/^Skipped "Side Project" \(cal-alice-expired\): it cannot be read \(.*expired.*\); its busy time is unknown/)]);
+		expect(items.slice(1).map(({ json }) => json.notices)).toEqual([undefined, undefined, undefined]);
 	});
 
 	it('fails on a chosen calendar whose connection expired (401) or was revoked (403), naming it', async () => {
 		const expired = await run({ calendars: [A, EXPIRED] });
+		expect(expired.error?.description).toContain('never counted as free');
 		expect(expired.error?.message).toMatch(/^Calendars: cannot read "Side Project" \(cal-alice-expired\)/);
 		const revoked = await run({ calendars: [REVOKED] });
 		expect(revoked.error?.message).toMatch(/^Calendars: cannot read "Former Employer" \(cal-alice-revoked\): .*revoked/);

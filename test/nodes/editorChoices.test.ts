@@ -238,12 +238,13 @@ describe('consistency between the Task node and its trigger', () => {
 		expect(endMode?.default).toBe('end');
 	});
 
-	it('every write has the same Return Task option, off by default, its hint stating its cost', () => {
+	it('every write has the same Return Task option, off by default, its description stating its cost (no hint)', () => {
 		const properties = new CtsTask().description.properties;
 		const returnTask = properties.filter((property) => property.name === 'returnTask');
 		expect(returnTask.flatMap((property) => property.displayOptions?.show?.operation)).toEqual(['create', 'update', 'move', 'close', 'reopen']);
 		expect(new Set(returnTask.map((property) => `${property.displayName}|${String(property.default)}`))).toEqual(new Set(['Return Task|false']));
-		expect([...new Set(returnTask.map((property) => property.hint))]).toEqual([expect.stringContaining('each item costs 1 more point')]);
+		expect([...new Set(returnTask.map((property) => property.description))]).toEqual([expect.stringContaining('for 1 more point per item')]);
+		expect(returnTask.map((property) => property.hint)).toEqual([undefined, undefined, undefined, undefined, undefined]);
 	});
 });
 

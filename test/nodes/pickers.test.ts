@@ -623,3 +623,26 @@ describe('Tag resource', () => {
 		expect(await listCalls()).toEqual([]);
 	});
 });
+
+describe('a freshly added node, before the editor has set its credential', () => {
+	// n8n's editor asks for a new node's lists before it sets the node's credential, then again after.
+	it.each([
+		['ctsEvent', 'loadOptions', 'getReadableCalendars', { resource: 'calendar', operation: 'findFreeTime' }],
+		['ctsEvent', 'loadOptions', 'getAccounts', { resource: 'event', operation: 'getAll' }],
+		['ctsEvent', 'loadOptions', 'getAccountCalendars', { resource: 'event', operation: 'getAll', accountId: 'acc-alice-a' }],
+		['ctsTask', 'loadOptions', 'getTags', { resource: 'task', operation: 'create' }],
+		['ctsEvent', 'listSearch', 'searchCalendars', { resource: 'event', operation: 'create' }],
+		['ctsTask', 'listSearch', 'searchTasks', { resource: 'task', operation: 'update' }],
+		['ctsTask', 'listSearch', 'searchTags', { resource: 'tag', operation: 'get' }],
+	])('%s %s %s: an empty list, no error and no request', async (type, kind, method, parameters) => {
+		const run = { type, parameters, credentials: {} };
+		const answer = kind === 'loadOptions' ? await engine.runLoadOptions(method, run) : (await engine.runListSearch(method, run)).results;
+		expect(answer).toEqual([]);
+		expect(await listCalls()).toEqual([]);
+	});
+
+	it('with the credential set, the same list is read', async () => {
+		const calendars = await engine.runLoadOptions('getReadableCalendars', options('ctsEvent', { resource: 'calendar', operation: 'findFreeTime' }));
+		expect(calendars.map((calendar) => calendar.value)).toContain('acc-alice-a/cal-alice-a-primary');
+	});
+});

@@ -1,14 +1,18 @@
 /**
  * `npm run sandbox`: serves the sandbox on http://127.0.0.1:${SANDBOX_PORT:-8787}.
  * `SANDBOX_HOST` changes the address, `SANDBOX_DATA=<file>` keeps the state in a file across
- * restarts (every write is saved before it is answered). `SANDBOX_POINTS` (and
- * `SANDBOX_WINDOW_SECONDS`, `SANDBOX_COUNTING=requests`) make every user's budget that of a
- * smaller or larger account, e.g. `SANDBOX_POINTS=100` for a 100-point account. Ctrl-C (SIGINT)
- * or SIGTERM writes a last snapshot and stops.
+ * restarts (every write is saved before it is answered). `SANDBOX_STARTER=<IANA zone>` begins a
+ * new state (no data file yet) with the starter world (`starter.ts`), its times in that zone.
+ * `SANDBOX_POINTS` (and `SANDBOX_WINDOW_SECONDS`, `SANDBOX_COUNTING=requests`) make every user's
+ * budget that of a smaller or larger account, e.g. `SANDBOX_POINTS=100` for a 100-point account.
+ * Ctrl-C (SIGINT) or SIGTERM writes a last snapshot and stops.
  */
+import { existsSync } from 'node:fs';
+
 import { DEFAULT_WINDOW_SECONDS, type LimitConfig } from './limits';
 import { startSandbox } from './server';
 import { fixtures } from './fixtures';
+import { seedStarterWorld } from './starter';
 
 /** The budget the environment asks for, or undefined for the sandbox's default. */
 function budgetFromEnvironment(): LimitConfig | undefined {
@@ -30,9 +34,15 @@ async function main(): Promise<void> {
 	}
 	const dataFile = process.env.SANDBOX_DATA || undefined;
 	const budget = budgetFromEnvironment();
+	const starterZone = process.env.SANDBOX_STARTER || undefined;
+	const isNewState = !dataFile || !existsSync(dataFile);
 	const sandbox = await startSandbox({ port, host: process.env.SANDBOX_HOST || '127.0.0.1', dataFile });
 	if (budget) sandbox.limiter.startWith(budget);
 	const limits = sandbox.limiter.config;
+	if (starterZone && isNewState) {
+		seedStarterWorld(sandbox, starterZone);
+		sandbox.store.commit();
+	}
 
 	const keys = fixtures().apiKeys.map((k) => `  ${k.key.padEnd(22)} user ${k.userId}`);
 	console.log(
@@ -46,6 +56,7 @@ async function main(): Promise<void> {
 			`  curl -s -X POST ${sandbox.url}/_sandbox/token -H 'content-type: application/json' -d '{"user":"alice","ttlSeconds":3600}'`,
 			dataFile ? `State file: ${dataFile}` : 'State: in memory (set SANDBOX_DATA=<file> to keep it across restarts)',
 			`Budget: ${limits ? `${limits.points} ${limits.counting === 'requests' ? 'requests' : 'points'} per ${limits.windowSeconds} s per user` : 'none'} (set SANDBOX_POINTS=100 for a 100-point account)`,
+			...(starterZone && isNewState ? [`Starter world: open tasks and the next 7 days' events of alice (times in ${starterZone})`] : []),
 			'Control: POST /_sandbox/reset | token | clock | limits | faults, GET /_sandbox/requests. Ctrl-C stops.',
 		].join('\n'),
 	);

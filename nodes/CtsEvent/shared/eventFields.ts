@@ -2,7 +2,6 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } fr
 
 import { invalidField } from '../../shared/errors';
 import { descriptionFormatField, listOrIdField, locatorValue, sendConverted, sendUnlessEmpty } from '../../shared/fields';
-import { CALENDAR_LIST_HINT } from '../../shared/calendarLists';
 import { EVENT_LIST_DAYS } from '../../shared/eventListing';
 import { sendCalendarTarget } from './calendarTarget';
 import { toAlerts, toAttendees, toLocations } from './eventBody';
@@ -58,7 +57,7 @@ export function eventLocator(displayOptions: INodeProperties['displayOptions']):
 		{
 			...eventIdField(displayOptions),
 			displayName: 'Event',
-			hint: `"From List" shows the events of the chosen Calendar in the next ${EVENT_LIST_DAYS} days (10 points; reopened within a minute, it costs nothing).`,
+			hint: `"From List" shows the chosen Calendar's events of the next ${EVENT_LIST_DAYS} days.`,
 		},
 		{ searchListMethod: 'searchEvents', placeholder: 'Select an event...' },
 		'e.g. ZXZ0LTE2OTk=',
@@ -80,7 +79,6 @@ export function calendarFields(operation: string, versions: ApiVersion[], descri
 				name: 'calendarId',
 				required: true,
 				description,
-				hint: CALENDAR_LIST_HINT,
 				displayOptions: v3,
 				routing: { send: { preSend: [sendCalendarTarget] } },
 			},

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeEx
 
 import { invalidField, quoted } from '../../shared/errors';
 import { listOrIdField, locatorValue } from '../../shared/fields';
-import { TAG_LIST_HINT } from '../../shared/tagLists';
 
 export const TAG_RESOURCE = 'tag';
 
@@ -47,7 +46,6 @@ export function tagField(operation: string, send: 'body' | 'query', description:
 			name: 'tagId',
 			required: true,
 			description,
-			hint: TAG_LIST_HINT,
 			displayOptions: showFor(operation),
 			routing: { send: { type: send, property: 'id' } },
 		},

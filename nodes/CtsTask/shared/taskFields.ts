@@ -36,9 +36,6 @@ export function showFor(operation: string): INodeProperties['displayOptions'] {
 	return { show: { resource: [TASK_RESOURCE], operation: [operation] } };
 }
 
-export const TASK_LIST_HINT =
-	'Opening the list reads the open tasks (10 points per 100 tasks); reopened within a minute, it costs nothing.';
-
 /** A task picked from the open tasks ("From List", newest first) or given by its ID. */
 export function taskLocator(
 	displayName: string,
@@ -48,7 +45,7 @@ export function taskLocator(
 	defaultMode: 'list' | 'id' = 'list',
 ): INodeProperties {
 	return listOrIdField(
-		{ displayName, name, required: true, description, hint: TASK_LIST_HINT, ...overrides },
+		{ displayName, name, required: true, description, ...overrides },
 		{ searchListMethod: 'searchTasks', placeholder: 'Select a task...' },
 		'e.g. 7f3c2a9e-…',
 		defaultMode,
@@ -139,7 +136,7 @@ export function taskFieldOptions(collection: string, progressValues: string[]): 
 			type: 'dateTime',
 			default: '',
 			description:
-				'When the task is due. A time without offset is read in the Time Zone field, or else in the workflow\'s time zone, which is then sent as the task\'s time zone; a time with an offset is converted into that zone. A date alone means midnight. A time that a daylight-saving change skips is moved forward by the gap, and the output\'s "notices" say so.',
+				'When the task is due, e.g. 2026-12-01T17:00:00, read in the Time Zone field (empty: the workflow\'s time zone). A date alone means midnight; a time a daylight-saving change skips moves forward, and the output\'s notices say so.',
 			routing: { send: { preSend: [sendLocalDateTime(collection, 'due', 'timeZone', 'Due')] } },
 		},
 		tagsField('Tags of the task (on update: all of them, replacing the ones it has)', {
@@ -350,8 +347,7 @@ export function returnTaskField(operation: string): INodeProperties {
 		name: 'returnTask',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to read the task after the change and output it whole. Off: the output is its ID, the fields sent and success: true.',
-		hint: "On, each item costs 2 points of the account's budget instead of 1: the change and the read-back.",
+		description: 'Whether to read the task after the change and output it whole, for 1 more point per item. Off: the output is its ID, the fields sent and success: true.',
 		displayOptions: showFor(operation),
 		// Runs after the fields' steps (it is the operation's last field), so the body is complete.
 		routing: { send: { preSend: [recordSentFields] } },

@@ -49,7 +49,7 @@ export const budgetShareOption: INodeProperties = {
 
 /** The trigger's one notice on the budget, with the README's section for the details. */
 export const TRIGGER_BUDGET_NOTICE =
-	'Each check costs points of the account\'s budget; the trigger spreads them evenly. <a href="https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#points-and-limits" target="_blank">How checks are paced</a>';
+	'Each check costs points of the account\'s budget, spread evenly over each 15 minutes. <a href="https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries" target="_blank">How checks are paced</a>';
 
 /** How long a poll's request may wait for the budget: a poll that cannot run is repeated by the next one. */
 const POLL_MAX_WAIT_MS = 60_000;

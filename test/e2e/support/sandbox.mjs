@@ -67,6 +67,13 @@ export class SandboxClient {
 		await this.control('reset');
 	}
 
+	/** Fixtures plus the starter world `npm start` begins a new state with (test/sandbox/starter.ts). */
+	async resetToStarterWorld(zone = 'UTC') {
+		await this.reset();
+		const { seedStarterWorld } = require(join(projectRoot, 'build', 'test', 'sandbox', 'starter.js'));
+		seedStarterWorld(this.sandbox, zone);
+	}
+
 	async token(user = 'alice', ttlSeconds = 3600) {
 		return (await this.control('token', { user, ttlSeconds })).token;
 	}

@@ -127,12 +127,14 @@ export async function findFreeTime(item: OperationItem): Promise<IDataObject[]> 
 		zone: query.zone,
 		reachMs: Math.max(query.bufferBeforeMs, query.bufferAfterMs),
 		skipUnreadable: query.skipUnreadable,
+		noneChosen: query.calendarValues.length === 0,
 	});
 	const names = new Map(calendars.map((calendar) => [`${calendar.accountId}/${calendar.id}`, calendarName(calendar)]));
 	const busy = busyEvents(events, { zone: query.zone, ignoreAllDay: query.ignoreAllDay });
 	const blocks = mergeBusy(busy, query.bufferBeforeMs, query.bufferAfterMs);
-	return shapeOutput(query, blocks, names).map((output) => {
-		const all = [...notices, ...((output.notices as string[] | undefined) ?? [])];
+	// The skipped calendars concern the whole result: said once, on the first item.
+	return shapeOutput(query, blocks, names).map((output, index) => {
+		const all = [...(index === 0 ? notices : []), ...((output.notices as string[] | undefined) ?? [])];
 		return all.length > 0 ? { ...output, notices: all } : output;
 	});
 }

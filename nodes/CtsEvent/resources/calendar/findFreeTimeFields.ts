@@ -13,11 +13,8 @@ export const MAX_RANGE_MONTHS = 6;
 const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: [FIND_FREE_TIME] } };
 const slotsOnly = { freeTimeOutput: ['slots'] };
 
-export const COST_HINT =
-	'Costs 10 points for the calendar list (reused for a minute), plus 10 points per account of the chosen calendars for every started 2 months of the range (a week or a month: one call per account).';
-
 const fields: INodeProperties[] = [
-	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read.', { hint: COST_HINT }),
+	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events make time busy, from any of the accounts. Leave empty for every calendar the user may read (one whose connection is broken is then left out, with a notice).', { hint: 'Empty: all readable calendars.' }),
 	{
 		displayName: 'Output',
 		name: 'freeTimeOutput',

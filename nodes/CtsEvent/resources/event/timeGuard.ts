@@ -26,9 +26,6 @@ import { simplifyEvent } from '../../shared/simplify';
  * calendars with one list call per account; with neither asked for, the request is sent as is.
  */
 
-export const CHECK_COST_HINT =
-	'Checking costs 10 points per account of the checked calendars (one list call around the event\'s time); picking calendars also reads the calendar list (10 points, reused for a minute). Not checking costs nothing extra.';
-
 const MINUTE = 60_000;
 
 /** Sends an item's Create or Update, unless a guard the user set says not to (see {@link guardFields}). */
@@ -151,12 +148,12 @@ export function guardFields(operation: 'create' | 'update'): INodeProperties[] {
 				operation === 'create'
 					? 'What to do when busy events in the checked calendars overlap the new event: not marked free, not declined by the account owner, not cancelled; all-day events block their whole days. A recurring event is checked at its first occurrence.'
 					: 'What to do when the new time overlaps busy events in the checked calendars (the rules of Find Free Time). Checked only when the update changes the time; the event and its series never conflict with themselves.',
-			hint: CHECK_COST_HINT,
 			displayOptions,
 			// Wraps the request of the operation: the guards run before it is sent, through the same transport.
 			routing: { operations: { pagination: sendGuarded } },
 		},
 		readableCalendarsField('checkCalendars', 'Check Calendar Names or IDs', "Calendars whose busy events count, from any of the accounts. Leave empty for the event's own calendar only.", {
+			hint: "Empty: the event's own calendar.",
 			displayOptions: checking,
 		}),
 	];

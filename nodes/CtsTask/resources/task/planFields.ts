@@ -12,7 +12,7 @@ export const PLAN = 'plan';
 /** Below this many task IDs, the tasks are read one by one (1 point each) instead of listed (10 per 100 open tasks). */
 export const READ_ONE_BY_ONE_BELOW = 10;
 
-export const PLAN_COST_HINT =
+const PLAN_COST =
 	'Reads once for all input items: the tasks (1 point each for fewer than 10 IDs, else 10 per 100 open tasks), the calendar list (10, reused for a minute) and 10 per account of the checked calendars for every started 2 months; then 1 point per block created or moved (none in Preview, none for a block that stays).';
 
 const operationShown = { show: { resource: [TASK_RESOURCE], operation: [PLAN] } };
@@ -29,6 +29,7 @@ const fields: INodeProperties[] = [
 			{ name: 'Open Tasks Matching Filters', value: 'filters', description: 'Every open task that matches the filters below, planned once for the whole run' },
 		],
 		default: 'input',
+		description: `Which tasks to plan. ${PLAN_COST}`,
 	},
 	{
 		displayName: 'Task IDs',
@@ -56,7 +57,6 @@ const fields: INodeProperties[] = [
 			name: 'calendarId',
 			required: true,
 			description: 'Calendar to put the blocks in: one the user may write to',
-			hint: PLAN_COST_HINT,
 		},
 		{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
 		'e.g. cal-primary',

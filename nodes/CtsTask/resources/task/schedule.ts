@@ -147,6 +147,7 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 		range,
 		zone: query.zone,
 		skipUnreadable: query.skipUnreadable,
+		noneChosen: query.checkValues.length === 0,
 		calendarsField: 'Check Calendars',
 	});
 	// The block's own calendar must be read: without it, the block could not be found again.

@@ -11,9 +11,6 @@ export const SCHEDULE = 'schedule';
 /** How far ahead a task without due date (and without Not After) is scheduled. */
 export const DEFAULT_HORIZON_DAYS = 14;
 
-export const SCHEDULE_COST_HINT =
-	'Costs 1 point to read the task, 10 for the calendar list (reused for a minute), 10 per account of the checked calendars for every started 2 months of the search range, and 1 to create or move the block (none when it stays).';
-
 const operationShown = { show: { resource: [TASK_RESOURCE], operation: [SCHEDULE] } };
 
 const fields: INodeProperties[] = [
@@ -24,7 +21,6 @@ const fields: INodeProperties[] = [
 			name: 'calendarId',
 			required: true,
 			description: 'Calendar to put the block in: one the user may write to',
-			hint: SCHEDULE_COST_HINT,
 		},
 		{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
 		'e.g. cal-primary',
@@ -32,7 +28,8 @@ const fields: INodeProperties[] = [
 	readableCalendarsField(
 		'checkCalendars',
 		'Check Calendar Names or IDs',
-		"Calendars whose busy events the block must avoid, from any of the accounts; the block's own calendar always counts. Leave empty for every calendar the user may read.",
+		"Calendars whose busy events the block must avoid, from any of the accounts; the block's own calendar always counts. Leave empty for every calendar the user may read (one whose connection is broken is then left out, with a notice).",
+		{ hint: 'Empty: all readable calendars.' },
 	),
 	{
 		displayName: 'Length',
