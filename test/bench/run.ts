@@ -564,8 +564,12 @@ async function bulkCreates(count: number, prefix: string) {
 }
 
 async function sectionBulk(): Promise<void> {
-	const POINTS = 300;
-	const TASKS = 1000;
+	// Accounts of 100 and 300 points per window: the same jobs, scaled to the budget.
+	for (const points of [100, 300]) await bulkAtBudget(points);
+}
+
+async function bulkAtBudget(POINTS: number): Promise<void> {
+	const TASKS = Math.round((POINTS * 10) / 3);
 	const windowMs = WINDOW_SECONDS * 1000;
 	// Windows are fixed and start with a user's first charged call: N points need ceil(N / P) - 1
 	// resets after the first window, the least time any client can take.
@@ -595,7 +599,7 @@ async function sectionBulk(): Promise<void> {
 
 	// b) Two triggers checking every 10 s beside a bulk job: they skip their checks while the job
 	//    waits for points, and deliver every change once it is done.
-	const JOB = 600;
+	const JOB = POINTS * 2;
 	await sandbox.reset();
 	await sandbox.control('limits', { points: POINTS, windowSeconds: WINDOW_SECONDS });
 	const taskTrigger = new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated'] }, apiCredential(), {}, 'Task Trigger');

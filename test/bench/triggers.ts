@@ -1,7 +1,7 @@
 /**
  * The triggers at real scale: what a backlog, several triggers of one user and an idle schedule
- * cost under the service's real budget (300 points per 900-second window, with RateLimit-*
- * headers), polled every minute through n8n's PollContext. The sandbox runs in a child process
+ * cost on accounts of 100 and 300 points per 900-second window (with RateLimit-* headers), polled
+ * every minute through n8n's PollContext. The sandbox runs in a child process
  * with its clock frozen; this process's clock (`Date.now`, which the package's budget reads) is
  * moved with it, so each 15-minute window passes in a step. Prints one Markdown table.
  *
@@ -12,6 +12,7 @@ import { apiCredential, CtsEventTrigger, CtsTaskTrigger } from './setup';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { checksPerWindow, COST_TABLE } from '../../nodes/shared/pacing/costModel';
 import { PollHarness, withPollTimes } from '../harness/engine';
 import { timedEvent } from '../harness/sandboxClient';
 import { table, type Row } from './report';
@@ -21,8 +22,15 @@ const START = Date.parse('2026-12-01T08:00:00.000Z');
 const WINDOW_S = 900;
 const SHARE = 25;
 const EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
-/** What the share holds per window in whole list calls: 25% of 300 is 75 points, 7 list calls, 70 points. */
-const ALLOWANCE = Math.floor((300 * SHARE) / 100 / 10) * 10;
+/** The accounts' budgets the rows are measured at. */
+const BUDGETS = [100, 300];
+/** What the share holds per window in whole list calls: 25% of 300 is 75 points, 7 list calls, 70 points; of 100, 2 and 20. */
+const allowance = (points: number) => checksPerWindow(points, SHARE) * COST_TABLE.list;
+/** A backlog of five windows of the share's pages. */
+const backlogSize = (points: number) => checksPerWindow(points, SHARE) * 100 * 5;
+/** Deletions of about five windows of the share's reads. */
+const deletionsFor = (points: number) => Math.round(allowance(points) * 5);
+let points = 300;
 const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
 
 let now = START;
@@ -40,7 +48,7 @@ async function fresh(): Promise<void> {
 	await sandbox.reset();
 	now = START;
 	await sandbox.freezeClock(new Date(now).toISOString());
-	await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_S });
+	await sandbox.control('limits', { points, windowSeconds: WINDOW_S });
 }
 
 
@@ -80,20 +88,21 @@ async function backlog(): Promise<void> {
 	const trigger = taskTrigger('Backlog');
 	await trigger.poll();
 	await sandbox.unlimited();
-	const ids = await sandbox.createDistinctTasks(3500, 'backlog');
-	await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_S });
+	const ids = await sandbox.createDistinctTasks(backlogSize(points), 'backlog');
+	await sandbox.control('limits', { points, windowSeconds: WINDOW_S });
 	await advance(WINDOW_S);
 	await sandbox.clearRequests();
 	const delivered = new Map<string, number>();
-	const { minutes, readMinutes } = await pollEveryMinute([trigger], 15 * 10, (_, item) => delivered.set(String(item.id), (delivered.get(String(item.id)) ?? 0) + 1), () => delivered.size >= ids.length);
+	const { minutes, readMinutes } = await pollEveryMinute([trigger], 15 * 12, (_, item) => delivered.set(String(item.id), (delivered.get(String(item.id)) ?? 0) + 1), () => delivered.size >= ids.length);
 	const usage = await sandbox.usage();
 	const once = [...delivered.values()].every((times) => times === 1) && delivered.size === ids.length;
 	const windows = Math.ceil(minutes / 15);
+	const ALLOWANCE = allowance(points);
 	rows.push({
 		section: 'T1',
-		benchmark: `Task Trigger, backlog of 3,500 changes, share ${SHARE}%, every minute`,
+		benchmark: `${points}-point account: Task Trigger, backlog of ${ids.length.toLocaleString('en-US')} changes, share ${SHARE}%, every minute`,
 		measured: `${delivered.size} delivered${once ? ' once each' : ' (NOT once each)'} in ${windows} windows; ${usage.calls} list calls, ${usage.points} points (${(usage.points / ids.length).toFixed(3)} per change); longest pause between reads ${maxGap(readMinutes)} min; ${usage.statuses['429'] ?? 0} refused`,
-		reference: `points ÷ allowance per window (${ALLOWANCE}) + 1 = ${Math.floor(usage.points / ALLOWANCE + 1)} windows; before: 0 delivered, 300 points per window`,
+		reference: `points ÷ allowance per window (${ALLOWANCE}) + 1 = ${Math.floor(usage.points / ALLOWANCE + 1)} windows; a check in every window`,
 		met: once && windows <= Math.floor(usage.points / ALLOWANCE + 1),
 	});
 }
@@ -121,12 +130,13 @@ async function idleSpacing(): Promise<void> {
 	await sandbox.clearRequests();
 	const { readMinutes } = await pollEveryMinute([trigger], 30, () => undefined);
 	const firstWindow = readMinutes.filter((minute) => minute < 15);
+	const checks = checksPerWindow(points, SHARE);
 	rows.push({
 		section: 'T3',
-		benchmark: `Idle Task Trigger, share ${SHARE}%, every minute: when it reads, over 2 windows`,
+		benchmark: `${points}-point account: idle Task Trigger, share ${SHARE}%, every minute: when it reads, over 2 windows`,
 		measured: `minutes ${readMinutes.join(', ')}; ${firstWindow.length} reads in the first window, longest pause ${maxGap(readMinutes)} min`,
-		reference: `7 reads per window (75 points), one every 900 ÷ 7 = 129 s; before: 7 at once, then 8 minutes of silence`,
-		met: firstWindow.length <= 7 && maxGap(readMinutes) * 60 <= WINDOW_S / 7 + 60,
+		reference: `${checks} reads per window (${allowance(points)} points), one every 900 ÷ ${checks} = ${Math.round(WINDOW_S / checks)} s`,
+		met: firstWindow.length <= checks && firstWindow.length >= 1 && maxGap(readMinutes) * 60 <= WINDOW_S / checks + 60,
 	});
 }
 
@@ -134,18 +144,19 @@ async function eventDeletions(): Promise<void> {
 	await fresh();
 	await sandbox.unlimited();
 	const ids: string[] = [];
-	for (let index = 0; index < 350; index++) {
+	const count = deletionsFor(points);
+	for (let index = 0; index < count; index++) {
 		const day = 2 + (index % 12);
 		const start = `2026-12-${String(day).padStart(2, '0')}T${String(8 + (index % 10)).padStart(2, '0')}:00:00`;
 		const { body } = await sandbox.api('POST', '/v3/events/create', { body: timedEvent({ title: `e${index}`, start }) });
 		ids.push(String(body.data.event.id));
 	}
-	await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_S });
+	await sandbox.control('limits', { points, windowSeconds: WINDOW_S });
 	const trigger = eventTrigger('Deletions');
 	await trigger.poll();
 	await sandbox.unlimited();
 	for (const id of ids) await sandbox.api('POST', '/v3/events/delete', { body: { id, ...target } });
-	await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_S });
+	await sandbox.control('limits', { points, windowSeconds: WINDOW_S });
 	await advance(WINDOW_S);
 	await sandbox.clearRequests();
 	const cancelled = new Map<string, number>();
@@ -153,11 +164,12 @@ async function eventDeletions(): Promise<void> {
 	const usage = await sandbox.usage();
 	const once = cancelled.size === ids.length && [...cancelled.values()].every((times) => times === 1);
 	const windows = Math.ceil(minutes / 15);
+	const ALLOWANCE = allowance(points);
 	rows.push({
 		section: 'T4',
-		benchmark: `Event Trigger, 350 events deleted, share ${SHARE}%, every minute`,
+		benchmark: `${points}-point account: Event Trigger, ${count} events deleted, share ${SHARE}%, every minute`,
 		measured: `${cancelled.size} cancellations${once ? ' once each' : ' (NOT once each)'} in ${windows} windows; ${usage.byPath['GET /v3/events'] ?? 0} reads, ${usage.byPath['GET /v3/events/list'] ?? 0} list calls, ${usage.points} points (${(usage.points / ids.length).toFixed(2)} per change)`,
-		reference: `one read per deleted event (350), points ÷ allowance (${ALLOWANCE}) + 1 = ${Math.floor(usage.points / ALLOWANCE + 1)} windows; before: 291 reads per poll, 0 delivered`,
+		reference: `one read per deleted event (${count}), points ÷ allowance (${ALLOWANCE}) + 1 = ${Math.floor(usage.points / ALLOWANCE + 1)} windows`,
 		met: once && windows <= Math.floor(usage.points / ALLOWANCE + 1),
 	});
 }
@@ -165,18 +177,22 @@ async function eventDeletions(): Promise<void> {
 async function main(): Promise<void> {
 	await sandbox.start();
 	try {
-		await backlog();
+		for (const budget of BUDGETS) {
+			points = budget;
+			await backlog();
+			await idleSpacing();
+			await eventDeletions();
+		}
+		points = 300;
 		const one = await severalTaskTriggers(1);
 		const four = await severalTaskTriggers(4);
 		rows.push({
 			section: 'T2',
-			benchmark: 'Task Triggers of one user, every minute, 40 changes over 2 windows: 1 trigger against 4',
+			benchmark: '300-point account: Task Triggers of one user, every minute, 40 changes over 2 windows: 1 trigger against 4',
 			measured: `1 trigger: ${one.calls} list calls, ${one.points} points for ${one.delivered} deliveries (${(one.points / one.delivered).toFixed(2)} per delivered change); 4 triggers: ${four.calls} list calls, ${four.points} points for ${four.delivered} (${(four.points / four.delivered).toFixed(2)})`,
 			reference: 'at most 1.25 × one trigger; before: one feed per trigger (4 ×)',
 			met: four.calls <= one.calls * 1.25,
 		});
-		await idleSpacing();
-		await eventDeletions();
 	} finally {
 		await sandbox.stop();
 	}
