@@ -191,7 +191,7 @@ export function exampleWorkflows(prefix, credentials) {
 					credentials: { ctsApi: { id: credentials.api.id, name: credentials.api.name } },
 				},
 				{ id: randomUUID(), name: 'Handle Task', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [260, 300], parameters: {} },
-				note('## Task trigger\nChecks the task list about every 2 minutes (its schedule is every minute; the default Budget Share of 25% spreads 7 checks over each 15 minutes, as its hint says) and starts for each task created or changed since the previous check.\n\n**Publish** (activate) the workflow, create or change a task (for example with the task round trip), and watch **Executions**. **Fetch test event** shows one open task.', [-40, 0], [560, 240]),
+				note('## Task trigger\nChecks the task list at most every 2 minutes on a 300-point account (7.5 on a 100-point one, 75 s on 500: its schedule is every minute, and the default Budget Share of 25% spreads its checks over each 15 minutes, as its hint says) and starts for each task created or changed since the previous check.\n\n**Publish** (activate) the workflow, create or change a task (for example with the task round trip), and watch **Executions**. **Fetch test event** shows one open task.', [-40, 0], [560, 240]),
 			],
 			connections: { 'New or Changed Task': { main: [[{ node: 'Handle Task', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -211,7 +211,7 @@ export function exampleWorkflows(prefix, credentials) {
 				},
 				{ id: randomUUID(), name: 'Post to Chat', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [260, 300], parameters: {} },
 				note(
-					"## When a task is completed, post to chat\nChecks the open tasks about every 2 minutes (10 points per 100 open tasks; the trigger's hint says how often) and starts for each task completed or deleted since the previous check; `triggerEvent` says which.\n\nReplace **Post to Chat** with a Slack, Microsoft Teams or Send Email node, message: `{{ $json.triggerEvent === 'completed' ? '✅' : '🗑️' }} {{ $json.title }}`. **Publish** the workflow, complete a task, and watch **Executions**.",
+					"## When a task is completed, post to chat\nChecks the open tasks as often as its Budget Share allows (10 points per 100 open tasks; the trigger's hint says how often) and starts for each task completed or deleted since the previous check; `triggerEvent` says which.\n\nReplace **Post to Chat** with a Slack, Microsoft Teams or Send Email node, message: `{{ $json.triggerEvent === 'completed' ? '✅' : '🗑️' }} {{ $json.title }}`. **Publish** the workflow, complete a task, and watch **Executions**.",
 					[-40, -20],
 					[560, 260],
 				),

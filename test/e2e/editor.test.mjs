@@ -602,8 +602,12 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		// Poll Times ("mode") is n8n's own field of every polling trigger.
 		await expectFields(['mode', 'events', 'output'], task.tab);
 		await task.tab.getByText('points', { exact: false }).first().waitFor();
-		// How often it checks with the default share (25%) and schedule (every minute), in one sentence.
-		await task.tab.getByText('This trigger checks about every 2 minutes', { exact: false }).first().waitFor();
+		// How often it checks with the default share (25%) and schedule (every minute), in one sentence:
+		// the editor cannot know the account's budget, so it says it for the usual ones.
+		await task.tab
+			.getByText("Checks at most every 7.5 min on a 100-point account, 2 min on 300, 75 s on 500 (per 15 min); the credential test shows your account's budget.", { exact: true })
+			.first()
+			.waitFor();
 		await useCredential(task.tab, /^CTS API \(sandbox\)/);
 		await task.tab.click('[data-test-id="node-execute-button"]');
 		await task.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
