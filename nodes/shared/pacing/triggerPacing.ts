@@ -3,7 +3,6 @@ import type { IDataObject, INodeProperties, IPollFunctions, NodeHint } from 'n8n
 import { credentialUserKey } from '../credentialUser';
 import {
 	checkSpacingMs,
-	checksPerWindow,
 	DEFAULT_BUDGET_SHARE,
 	MIN_BUDGET_SHARE,
 	reserveFor,
@@ -176,14 +175,10 @@ export class PollPurse implements Spender {
 	/** Whether the poll may send a call of this kind now; its cost is then counted as spent from the purse. */
 	take(kind: CallKind): boolean {
 		const cost = this.budget.costOf(kind);
-		const learnt = this.provisional && this.told();
+		this.regrantOnceTold();
 		// Single reads after the paced list calls are spent may use the rest of the share in this
 		// check rather than wait for a read slot of their own.
-		const readsOn = this.readsUseShare && this.spentHere > 0 && kind === 'call' && this.points < cost;
-		if (learnt || readsOn) {
-			this.provisional = false;
-			this.points = this.grant(true).points;
-		}
+		if (this.readsUseShare && this.spentHere > 0 && kind === 'call' && this.points < cost) this.points = this.grant(true).points;
 		if (this.points < cost) {
 			if (this.spentHere === 0) this.logSkipped();
 			return false;
@@ -195,17 +190,13 @@ export class PollPurse implements Spender {
 
 	/** The list calls the purse holds now. */
 	checks(): number {
-		const listCost = this.budget.costOf('list');
-		if (this.provisional && this.told()) {
-			this.provisional = false;
-			this.points = this.grant(true).points;
-		}
-		return Math.floor(this.points / listCost);
+		this.regrantOnceTold();
+		return Math.floor(this.points / this.budget.costOf('list'));
 	}
 
 	/** Whether the purse holds a list call and `reads` single reads. */
 	holds(reads: number): boolean {
-		this.checks();
+		this.regrantOnceTold();
 		return this.points >= this.budget.costOf('list') + reads * this.budget.costOf('call');
 	}
 
@@ -216,10 +207,13 @@ export class PollPurse implements Spender {
 		return false;
 	}
 
-	/** Whether an answer has told the budget, or that answers tell nothing of it. */
-	private told(): boolean {
+	/** A grant made before an answer told the budget is made again once one has (or has shown that none will). */
+	private regrantOnceTold(): void {
+		if (!this.provisional) return;
 		const { limit, unmetered } = this.budget.snapshot();
-		return limit !== undefined || unmetered;
+		if (limit === undefined && !unmetered) return;
+		this.provisional = false;
+		this.points = this.grant(true).points;
 	}
 
 	/** Told by the transport: a request of the poll took these points of the budget. */
@@ -322,6 +316,9 @@ export function checkFrequencyHints(): NodeHint[] {
 		byShare.set(key, entry);
 	}
 	const hint = (message: string, displayCondition: string): NodeHint => ({ message, type: 'info', location: 'ndv', whenToDisplay: 'always', displayCondition });
+	// The spacing on the smallest usual budget, by share: a schedule at least that slow checks at every poll time.
+	const slowestSpacing: Record<number, number> = {};
+	for (const { spacings, shares } of byShare.values()) for (const share of shares) slowestSpacing[share] = spacings[0];
 	const hints = [...byShare.values()].map(({ spacings, shares }) => {
 		const [small, usual, large] = spacings.map((seconds) => spokenDuration(seconds * 1000));
 		return hint(
@@ -332,13 +329,8 @@ export function checkFrequencyHints(): NodeHint[] {
 	hints.push(
 		hint(
 			`Checks at every poll time of its schedule on accounts of ${USUAL_BUDGETS.join(', ')} points per 15 min: its Budget Share holds more checks than the schedule asks for.`,
-			`={{ ${SCHEDULE_SECONDS} >= ${USUAL_WINDOW_MS / 1000} / Math.max(1, Math.floor(Math.max(10, Math.floor(${USUAL_BUDGETS[0]} * ${SHARE} / 100)) / 10)) }}`,
+			`={{ ${SCHEDULE_SECONDS} >= ${JSON.stringify(slowestSpacing)}[${SHARE}] }}`,
 		),
 	);
 	return hints;
-}
-
-/** The checks a share holds per window at each usual budget, for texts and benchmarks. */
-export function checksAtUsualBudgets(share: number): number[] {
-	return USUAL_BUDGETS.map((limit) => checksPerWindow(limit, share));
 }
