@@ -540,7 +540,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		const credentials = { api: { ...EXAMPLE_CREDENTIALS.api, id: api.id }, sync: { ...EXAMPLE_CREDENTIALS.sync, id: sync.id } };
 		// The MCP server example runs only when an MCP client calls it (test/e2e/mcp.test.mjs does).
 		const examples = exampleWorkflows(PACKAGE_NAME, credentials).filter((workflow) => !workflow.nodes.some((node) => /mcpTrigger/i.test(node.type)));
-		assert.equal(examples.length, 5);
+		assert.equal(examples.length, 6);
 		const tab = await page.context().newPage();
 		for (const workflow of examples) {
 			const { id } = await n8n.rest.createWorkflow(workflow);
