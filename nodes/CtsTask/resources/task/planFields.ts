@@ -12,9 +12,6 @@ export const PLAN = 'plan';
 /** Below this many task IDs, the tasks are read one by one (1 point each) instead of listed (10 per 100 open tasks). */
 export const READ_ONE_BY_ONE_BELOW = 10;
 
-const PLAN_COST =
-	'Reads once for all input items: the tasks (1 point each for fewer than 10 IDs, else 10 per 100 open tasks), the calendar list (10, reused for a minute) and 10 per account of the checked calendars for every started 2 months; then 1 point per block created or moved (none in Preview, none for a block that stays).';
-
 const operationShown = { show: { resource: [TASK_RESOURCE], operation: [PLAN] } };
 
 const previewDescription = 'Whether to output the plan without creating or moving any block';
@@ -29,7 +26,8 @@ const fields: INodeProperties[] = [
 			{ name: 'Open Tasks Matching Filters', value: 'filters', description: 'Every open task that matches the filters below, planned once for the whole run' },
 		],
 		default: 'input',
-		description: `Which tasks to plan. ${PLAN_COST}`,
+		description:
+			'Which tasks to plan. A run reads once for all input items: the tasks (1 point each for fewer than 10 IDs, else 10 per 100 open tasks), the calendar list (10, reused for a minute) and 10 per account of the checked calendars for every started 2 months; then 1 point per block created or moved (none in Preview, none for a block that stays).',
 	},
 	{
 		displayName: 'Task IDs',
