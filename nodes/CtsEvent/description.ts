@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
-import { withToolInputs } from '../shared/toolInputs';
-import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
+import { withToolInputs } from '../shared/fields/toolInputs';
+import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
 import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';

@@ -6,13 +6,13 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../shared/calendarLists';
-import { ctsApiTest } from '../shared/credentialTests';
-import { redeliverOption } from '../shared/redelivery';
-import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
+import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../shared/calendar/calendarLists';
+import { ctsApiTest } from '../shared/credentials/connectionTests';
+import { redeliverOption } from '../shared/triggers/redelivery';
+import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggers/triggerOutput';
 import { budgetShareOption, checkFrequencyHints, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { MAX_WINDOW_DAYS, pollEvents } from './poll';
-import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../CtsEvent/shared/simplify';
+import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../shared/output/simplifyEvent';
 
 export class CtsEventTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { localInterval } from '../shared/dates';
+import { localInterval } from '../shared/time/dates';
 
 /** What the trigger remembers of one event or occurrence in its window. */
 export interface KnownEvent {

@@ -1,12 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { ctsApiTest } from '../shared/credentialTests';
-import { getTags } from '../shared/tagLists';
-import { getTimeZones } from '../shared/timeZones';
-import { withToolInputs } from '../shared/toolInputs';
-import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
-import { getReadableCalendars } from '../CtsEvent/listSearch/readableCalendars';
-import { searchCalendars } from '../CtsEvent/listSearch/searchCalendars';
+import { ctsApiTest } from '../shared/credentials/connectionTests';
+import { getTags } from '../shared/tasks/tagLists';
+import { getTimeZones } from '../shared/time/timeZones';
+import { withToolInputs } from '../shared/fields/toolInputs';
+import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport/transport';
+import { getReadableCalendars } from '../shared/calendar/readableCalendars';
+import { searchCalendars } from '../shared/calendar/searchCalendars';
 import { searchTags } from './listSearch/searchTags';
 import { TASK_TOOL_TEXTS } from './shared/toolTexts';
 import { searchTasks } from './listSearch/searchTasks';

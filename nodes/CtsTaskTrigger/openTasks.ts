@@ -1,8 +1,8 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { PollPurse } from '../shared/pacing/triggerPacing';
-import { listTaskPage, walkTasks, type TaskCursor } from '../shared/taskPaging';
-import { ctsRequest } from '../shared/transport';
+import { listTaskPage, walkTasks, type TaskCursor } from '../shared/tasks/taskPaging';
+import { ctsRequest } from '../shared/transport/transport';
 
 /**
  * Task Completed and Task Deleted. The task list returns only open tasks, so a completed or

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { PerUser, PollPurse, triggerSpender } from '../shared/pacing/triggerPacing';
-import { listTaskPage, walkTasks, type TaskCursor } from '../shared/taskPaging';
+import { listTaskPage, walkTasks, type TaskCursor } from '../shared/tasks/taskPaging';
 
 /** The feed's key for the pacing of its reads (see `triggerPacing.ts`). */
 const FEED = 'task-changes';

@@ -3,7 +3,7 @@
  * sent is read from the sandbox's request log; what it changed is read back through the API.
  */
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
-import { withEnd } from '../../nodes/CtsEvent/shared/eventOutput';
+import { withEnd } from '../../nodes/shared/output/simplifyEvent';
 import { Engine, type NodeRunOptions } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 

@@ -6,9 +6,9 @@
  * before any request.
  */
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
-import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
+import { CtsEventV1 } from '../../nodes/CtsEvent/CtsEventV1.node';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
-import { withEnd } from '../../nodes/CtsEvent/shared/eventOutput';
+import { withEnd } from '../../nodes/shared/output/simplifyEvent';
 import { Engine, PollHarness, type NodeRunOptions } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 

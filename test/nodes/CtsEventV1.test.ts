@@ -2,8 +2,8 @@
  * The CTS Event V1 node on the older v1 interface (bearer token): create, list, update, delete and
  * RSVP, through the real engine against the sandbox.
  */
-import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
-import { withEnd } from '../../nodes/CtsEvent/shared/eventOutput';
+import { CtsEventV1 } from '../../nodes/CtsEvent/CtsEventV1.node';
+import { withEnd } from '../../nodes/shared/output/simplifyEvent';
 import { Engine } from '../harness/engine';
 import { SandboxClient, timedEvent } from '../harness/sandboxClient';
 

@@ -8,9 +8,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
-import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
+import { CtsEventV1 } from '../../nodes/CtsEvent/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
-import { DATE_TIME_HINT } from '../../nodes/shared/dates';
+import { DATE_TIME_HINT } from '../../nodes/shared/time/dates';
 import { asTool, Engine } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 

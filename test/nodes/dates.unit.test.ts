@@ -7,7 +7,7 @@
  */
 import { DateTime, Duration } from 'luxon';
 
-import { localEnd, localInterval } from '../../nodes/shared/dates';
+import { localEnd, localInterval } from '../../nodes/shared/time/dates';
 
 /** What luxon gives without any remembering: start and end as ISO strings with offset. */
 function plainLuxon(start: string, duration: string, zone: string) {

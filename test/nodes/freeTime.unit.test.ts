@@ -3,7 +3,7 @@
  * (cancelled events are never listed by it) or that are easier to state without requests.
  * Everything else is proven through the engine (CtsEventFreeTime.test.ts, freeTime.property.test.ts).
  */
-import { busyEvents, clockMinutes, eventInterval, freeSlots, mergeBusy, notBusyReason } from '../../nodes/shared/freeTime';
+import { busyEvents, clockMinutes, eventInterval, freeSlots, mergeBusy, notBusyReason } from '../../nodes/shared/calendar/freeTime';
 
 const timed = (fields: Record<string, unknown> = {}) => ({ start: '2026-12-01T10:00:00', duration: 'PT1H', timeZone: 'Europe/Berlin', showWithoutTime: false, ...fields });
 const owner = (participationStatus: string, accountOwner = true) => ({ participants: { x: { email: 'a@example.com', accountOwner, participationStatus } } });

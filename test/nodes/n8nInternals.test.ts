@@ -19,8 +19,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { itemState } from '../../nodes/shared/itemState';
-import { executionCancelSignal } from '../../nodes/shared/transport';
+import { itemState } from '../../nodes/shared/transport/itemState';
+import { executionCancelSignal } from '../../nodes/shared/transport/transport';
 import { Engine } from '../harness/engine';
 import { SandboxClient } from '../harness/sandboxClient';
 

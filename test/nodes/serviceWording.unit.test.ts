@@ -3,7 +3,7 @@
  * messages the node's own checks stop before they are sent, so no request can bring them back.
  * Messages the service does send are checked through the engine (CtsTask.test.ts, editorChoices.test.ts).
  */
-import { withEditorLabels } from '../../nodes/shared/errors';
+import { withEditorLabels } from '../../nodes/shared/transport/errors';
 
 describe('service validation messages in the editor\'s words', () => {
 	it.each([

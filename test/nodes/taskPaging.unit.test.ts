@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { walkTasks, type FetchTaskPage } from '../../nodes/shared/taskPaging';
+import { walkTasks, type FetchTaskPage } from '../../nodes/shared/tasks/taskPaging';
 
 const task = (id: string, updated: string, tag: string): IDataObject => ({ id, updated, tags: [tag], '@type': 'Task' });
 

@@ -24,9 +24,9 @@ import {
 } from 'n8n-workflow';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
-import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
+import { CtsEventV1 } from '../../nodes/CtsEvent/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
-import { FROM_AI_MARKER, fromAIKey } from '../../nodes/shared/toolInputs';
+import { FROM_AI_MARKER, fromAIKey } from '../../nodes/shared/fields/toolInputs';
 import { PACKAGE_NAME } from '../harness/engine';
 
 /**

@@ -8,9 +8,9 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeType } from 'n8n-workflow';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
-import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
+import { CtsEventV1 } from '../../nodes/CtsEvent/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
-import { SERVICE_REQUEST_OPERATIONS } from '../../nodes/shared/transport';
+import { SERVICE_REQUEST_OPERATIONS } from '../../nodes/shared/transport/transport';
 import { asTool, Engine } from '../harness/engine';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { alertId, alertOffset, locationKey, participantKey } from '../../shared/encoding';
-import { quoted } from '../../shared/errors';
+import { alertId, alertOffset, locationKey, participantKey } from './encoding';
+import { quoted } from '../../shared/transport/errors';
 
 /**
  * The event fields' values as the interface's body wants them: participants, attendees, alerts

@@ -1,9 +1,9 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { invalidField } from '../../shared/errors';
-import { descriptionFormatField, listOrIdField, locatorValue, sendConverted, sendUnlessEmpty } from '../../shared/fields';
-import { EVENT_LIST_DAYS } from '../../shared/eventListing';
-import { sendCalendarTarget } from './calendarTarget';
+import { invalidField } from '../../shared/transport/errors';
+import { descriptionFormatField, listOrIdField, locatorValue, sendConverted, sendUnlessEmpty } from '../../shared/fields/fields';
+import { EVENT_LIST_DAYS } from '../../shared/calendar/eventListing';
+import { sendCalendarTarget } from '../../shared/calendar/calendarTarget';
 import { toAlerts, toAttendees, toLocations } from './eventBody';
 import { recurrenceFieldOptions } from './recurrenceFields';
 

@@ -5,15 +5,14 @@ import {
 	hasExplicitOffset,
 	isIanaZone,
 	isIsoDuration,
-	localEnd,
 	LOCAL_DATE_TIME_FORMAT,
 	notIanaZoneProblem,
 	parseDateInput,
 	skippedWallClock,
 	skippedWallClockNotice,
 	toLocalDateTime,
-} from '../../shared/dates';
-import { quoted } from '../../shared/errors';
+} from '../../shared/time/dates';
+import { quoted } from '../../shared/transport/errors';
 
 /** The four timing fields the service wants together: start, duration, timeZone, showWithoutTime. */
 export interface EventTiming {
@@ -126,9 +125,4 @@ export function durationBetween(start: DateTime, end: DateTime): string {
 	const rest = end.diff(start.plus({ days }), ['hours', 'minutes', 'seconds']);
 	const duration = Duration.fromObject({ days, hours: rest.hours, minutes: rest.minutes, seconds: Math.round(rest.seconds) });
 	return duration.removeZeros().toISO() ?? 'PT0S';
-}
-
-/** The end of an event as LocalDateTime in its zone: start plus duration (all-day: the day after the last). */
-export function eventEnd(event: { start?: unknown; duration?: unknown; timeZone?: unknown }): string | undefined {
-	return localEnd(event.start, event.duration, event.timeZone);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { invalidField, quoted } from '../../shared/errors';
-import { listOrIdField, locatorValue } from '../../shared/fields';
+import { invalidField, quoted } from '../../shared/transport/errors';
+import { listOrIdField, locatorValue } from '../../shared/fields/fields';
 
 export const TAG_RESOURCE = 'tag';
 

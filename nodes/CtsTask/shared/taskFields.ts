@@ -9,8 +9,8 @@ import {
 	type PostReceiveAction,
 } from 'n8n-workflow';
 
-import { isIsoDuration, parseDateInput } from '../../shared/dates';
-import { invalidField, isToolNode, quoted } from '../../shared/errors';
+import { isIsoDuration, parseDateInput } from '../../shared/time/dates';
+import { invalidField, isToolNode, quoted } from '../../shared/transport/errors';
 import {
 	listOrIdField,
 	sendUnlessEmpty,
@@ -22,12 +22,13 @@ import {
 	sendTimeZone,
 	timeZoneField,
 	toStringList,
-} from '../../shared/fields';
-import { itemState, withNotices } from '../../shared/itemState';
-import { shapeOutput } from '../../shared/output';
-import { simplifyTask } from './simplify';
-import { tagNamesIfKnown, tagsField } from '../../shared/tagLists';
-import { ctsRequest } from '../../shared/transport';
+} from '../../shared/fields/fields';
+import { itemState, withNotices } from '../../shared/transport/itemState';
+import { shapeOutput } from '../../shared/output/outputShape';
+import { simplifyTask } from '../../shared/output/simplifyTask';
+import { tagNamesIfKnown, tagsField } from '../../shared/tasks/tagLists';
+import { priorityOptions } from '../../shared/tasks/taskFilter';
+import { ctsRequest } from '../../shared/transport/transport';
 
 export const TASK_RESOURCE = 'task';
 
@@ -55,57 +56,6 @@ export function taskLocator(
 /** The Task field of an operation, sent as `id` where the operation expects it. */
 export function taskIdField(operation: string, send: 'body' | 'query', description: string, defaultMode: 'list' | 'id' = 'list'): INodeProperties {
 	return taskLocator('Task', 'taskId', description, { displayOptions: showFor(operation), routing: { send: { type: send, property: 'id' } } }, defaultMode);
-}
-
-export const priorityOptions = [
-	{ name: 'None', value: 0 },
-	{ name: '1 (Highest)', value: 1 },
-	{ name: '2', value: 2 },
-	{ name: '3', value: 3 },
-	{ name: '4', value: 4 },
-	{ name: '5 (Medium)', value: 5 },
-	{ name: '6', value: 6 },
-	{ name: '7', value: 7 },
-	{ name: '8', value: 8 },
-	{ name: '9 (Lowest)', value: 9 },
-];
-
-/**
- * Filters on open tasks the service cannot apply itself (it lists all open tasks), applied to what
- * it returns: the same in Get Many and in the Task Trigger.
- */
-export function taskFilterOptions(): INodeProperties[] {
-	return [
-		{
-			displayName: 'Priorities',
-			name: 'priorities',
-			type: 'multiOptions',
-			options: priorityOptions,
-			default: [],
-			description: 'Only tasks with one of these priorities',
-		},
-		tagsField('Only tasks that carry at least one of these tags'),
-		{
-			displayName: 'Task List ID',
-			name: 'taskListId',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. groceries',
-			description: 'Only tasks in the task list with this ID ("default" is the list every account has)',
-		},
-	];
-}
-
-/** The test of the filters of {@link taskFilterOptions}, or undefined when none is set. */
-export function taskFilter(filters: IDataObject): ((task: IDataObject) => boolean) | undefined {
-	const taskListId = String(filters.taskListId ?? '').trim();
-	const tags = toStringList(filters.tags ?? '');
-	const priorities = ((filters.priorities as number[] | undefined) ?? []).map(Number);
-	if (!taskListId && tags.length === 0 && priorities.length === 0) return undefined;
-	return (task) =>
-		(!taskListId || task.taskListId === taskListId) &&
-		(tags.length === 0 || ((task.tags as string[] | undefined) ?? []).some((tag) => tags.includes(tag))) &&
-		(priorities.length === 0 || priorities.includes(Number(task.priority ?? 0)));
 }
 
 /**

@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Interval } from '../../../shared/freeTime';
+import type { Interval } from '../../../shared/calendar/freeTime';
 import type { AgendaEntry } from './agendaEntries';
+import { zonedIso } from '../../../shared/time/dates';
 
 /**
  * The Digest of an agenda: one item ready to send, with a Markdown text for chat apps, an HTML
@@ -147,7 +148,7 @@ function html(input: DigestInput, summary: string): string {
 
 /** The Digest item (without notices). */
 export function digest(input: DigestInput): IDataObject {
-	const iso = (ms: number) => local(ms, input.zone).toISO({ suppressMilliseconds: true });
+	const iso = (ms: number) => zonedIso(ms, input.zone);
 	const freeMinutes = Math.round(input.free.reduce((sum, slot) => sum + slot.end - slot.start, 0) / MINUTE);
 	const counts = digestCounts(input.entries);
 	const summary = summaryLine(counts, freeMinutes, input);

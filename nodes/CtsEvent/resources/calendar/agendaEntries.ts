@@ -1,10 +1,10 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { calendarName, type CalendarInfo } from '../../../shared/calendarLists';
-import { isIanaZone, parseDateInput } from '../../../shared/dates';
-import { eventInterval, type Interval } from '../../../shared/freeTime';
-import { blockTaskId } from '../../../shared/taskBlocks';
+import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { isIanaZone, parseDateInput, zonedIso } from '../../../shared/time/dates';
+import { eventInterval, type Interval } from '../../../shared/calendar/freeTime';
+import { blockTaskId } from '../../../shared/calendar/taskBlocks';
 
 /**
  * The entries of an agenda, from listed events and open tasks: pure, no requests. An event that
@@ -38,8 +38,6 @@ export interface AgendaRules {
 	now: number;
 }
 
-const iso = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? '';
-
 function isDeclined(event: IDataObject): boolean {
 	const participants = Object.values((event.participants as IDataObject | undefined) ?? {}) as IDataObject[];
 	return participants.some((participant) => participant?.accountOwner === true && participant.participationStatus === 'declined');
@@ -54,7 +52,7 @@ export function dueInstant(task: IDataObject, zone: string): number | undefined 
 /** The fields of a task that matter in an agenda. */
 function taskFields(task: IDataObject, zone: string): IDataObject {
 	const due = dueInstant(task, zone);
-	const fields: IDataObject = { taskId: task.id, due: due === undefined ? null : iso(due, zone), priority: task.priority ?? 0, progress: task.progress };
+	const fields: IDataObject = { taskId: task.id, due: due === undefined ? null : zonedIso(due, zone), priority: task.priority ?? 0, progress: task.progress };
 	if (task.estimatedDuration) fields.estimatedDuration = task.estimatedDuration;
 	if (task.taskListId) fields.taskListId = task.taskListId;
 	return fields;
@@ -86,8 +84,8 @@ function eventEntry(event: IDataObject, interval: Interval, names: Map<string, s
 	const json: IDataObject = {
 		kind: taskId === undefined ? 'event' : 'timeBlock',
 		title,
-		start: iso(interval.start, zone),
-		end: iso(interval.end, zone),
+		start: zonedIso(interval.start, zone),
+		end: zonedIso(interval.end, zone),
 		allDay,
 		timeZone: zone,
 		...(free ? { free: true } : {}),
@@ -104,7 +102,7 @@ function eventEntry(event: IDataObject, interval: Interval, names: Map<string, s
 
 function taskEntry(task: IDataObject, due: number, overdue: boolean, zone: string): AgendaEntry {
 	const title = String(task.title ?? '');
-	const json: IDataObject = { kind: 'task', title, start: iso(due, zone), allDay: false, timeZone: zone, ...(overdue ? { overdue: true } : {}), ...taskFields(task, zone) };
+	const json: IDataObject = { kind: 'task', title, start: zonedIso(due, zone), allDay: false, timeZone: zone, ...(overdue ? { overdue: true } : {}), ...taskFields(task, zone) };
 	return { kind: 'task', title, start: due, end: due, allDay: false, overdue, free: false, declined: false, json };
 }
 

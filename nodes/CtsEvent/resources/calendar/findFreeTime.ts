@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
-import { calendarName } from '../../../shared/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { toStringList } from '../../../shared/fields';
+import { busySummary, chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { calendarName } from '../../../shared/calendar/calendarLists';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, utcIso, zonedIso } from '../../../shared/time/dates';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { toStringList } from '../../../shared/fields/fields';
 import {
 	busyEvents,
 	clipBlocks,
@@ -14,10 +14,9 @@ import {
 	type BusyBlock,
 	type Interval,
 	type WorkingHours,
-} from '../../../shared/freeTime';
-import type { OperationItem } from '../../../shared/itemOperation';
-import { readWorkingHours } from '../../../shared/workingHours';
-import { MAX_RANGE_MONTHS } from './findFreeTimeFields';
+} from '../../../shared/calendar/freeTime';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import { readWorkingHours } from '../../../shared/calendar/workingHours';
 
 const MINUTE = 60_000;
 
@@ -74,13 +73,11 @@ function readQuery({ context, itemIndex, parameter }: OperationItem): FreeTimeQu
 }
 
 function times(interval: Interval, zone: string): IDataObject {
-	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
-	const local = (ms: number) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true });
 	return {
-		start: utc(interval.start),
-		end: utc(interval.end),
-		startInZone: local(interval.start),
-		endInZone: local(interval.end),
+		start: utcIso(interval.start),
+		end: utcIso(interval.end),
+		startInZone: zonedIso(interval.start, zone),
+		endInZone: zonedIso(interval.end, zone),
 		timeZone: zone,
 		durationMinutes: Math.round((interval.end - interval.start) / MINUTE),
 	};

@@ -1,14 +1,13 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT } from '../../../shared/dates';
-import { timeZoneField } from '../../../shared/fields';
-import { maxWaitOption } from '../../../shared/transport';
-import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
+import { DATE_TIME_HINT } from '../../../shared/time/dates';
+import { timeZoneField } from '../../../shared/fields/fields';
+import { maxWaitOption } from '../../../shared/transport/transport';
+import { MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption } from '../../../shared/calendar/calendarReadingFields';
+import { workingHoursFields } from '../../../shared/calendar/workingHours';
 
 export const FIND_FREE_TIME = 'findFreeTime';
-
-/** The longest range Find Free Time reads: the service's longest list window. */
-export const MAX_RANGE_MONTHS = 6;
 
 const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: [FIND_FREE_TIME] } };
 const slotsOnly = { freeTimeOutput: ['slots'] };

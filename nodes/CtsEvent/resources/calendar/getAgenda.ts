@@ -1,14 +1,14 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { toStringList } from '../../../shared/fields';
-import { busyEvents, freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/freeTime';
-import type { OperationItem } from '../../../shared/itemOperation';
-import { listTaskPage, walkTasks } from '../../../shared/taskPaging';
-import { readWorkingHours } from '../../../shared/workingHours';
+import { chosenCalendars, listCalendarEvents } from '../../../shared/calendar/busyTime';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/time/dates';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { toStringList } from '../../../shared/fields/fields';
+import { busyEvents, freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
+import { readWorkingHours } from '../../../shared/calendar/workingHours';
 import { agendaEntries } from './agendaEntries';
 import { digest } from './agendaDigest';
 import { MAX_AGENDA_DAYS } from './getAgendaFields';

@@ -1,10 +1,11 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT } from '../../../shared/dates';
-import { timeZoneField } from '../../../shared/fields';
-import { fromAI } from '../../../shared/toolInputs';
-import { maxWaitOption } from '../../../shared/transport';
-import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
+import { DATE_TIME_HINT } from '../../../shared/time/dates';
+import { timeZoneField } from '../../../shared/fields/fields';
+import { fromAI } from '../../../shared/fields/toolInputs';
+import { maxWaitOption } from '../../../shared/transport/transport';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption } from '../../../shared/calendar/calendarReadingFields';
+import { workingHoursFields } from '../../../shared/calendar/workingHours';
 
 export const GET_AGENDA = 'getAgenda';
 

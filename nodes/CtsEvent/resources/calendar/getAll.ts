@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { accountsOf, calendarName, isWritable, providerName, type AccountInfo, type CalendarInfo } from '../../../shared/calendarLists';
-import { LIST_REUSE_MS } from '../../../shared/listCache';
-import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
-import { outputFields, outputShaper } from '../../../shared/output';
-import { maxWaitOnlyOptions } from '../../../shared/transport';
+import { accountsOf, calendarName, isWritable, providerName, type AccountInfo, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { LIST_REUSE_MS } from '../../../shared/transport/listCache';
+import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields/fields';
+import { outputFields, outputShaper } from '../../../shared/output/outputShape';
+import { maxWaitOnlyOptions } from '../../../shared/transport/transport';
 
 const displayOptions = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: ['getAll'] } };
 

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { refuseBlankTitle, timeZoneField } from '../../../shared/fields';
+import { refuseBlankTitle, timeZoneField } from '../../../shared/fields/fields';
 import { calendarFields, eventFieldOptions, showFor } from '../../shared/eventFields';
 import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
 import { guardFields } from './timeGuard';

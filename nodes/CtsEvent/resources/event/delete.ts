@@ -7,9 +7,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { serviceStatus } from '../../../shared/errors';
-import { locatorValue } from '../../../shared/fields';
-import { runItemRequest } from '../../../shared/transport';
+import { serviceStatus } from '../../../shared/transport/errors';
+import { locatorValue } from '../../../shared/fields/fields';
+import { runItemRequest } from '../../../shared/transport/transport';
 import { calendarFields, eventIdField, eventLocator, showFor } from '../../shared/eventFields';
 
 /** Series update mode of v3 update and delete; sent in the query only, as the interface requires. */

@@ -1,17 +1,17 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { accountAndCalendarsFields } from '../../../shared/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { resultLimit, returnAllAndLimitFields, timeZoneField, toStringList } from '../../../shared/fields';
-import { listEventsOverWindows } from '../../../shared/eventListing';
-import type { OperationItem } from '../../../shared/itemOperation';
-import { ctsRequest, maxWaitOption } from '../../../shared/transport';
-import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
+import { accountAndCalendarsFields } from '../../../shared/calendar/calendarLists';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/time/dates';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { resultLimit, returnAllAndLimitFields, timeZoneField, toStringList } from '../../../shared/fields/fields';
+import { listEventsOverWindows } from '../../../shared/calendar/eventListing';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import { ctsRequest, maxWaitOption } from '../../../shared/transport/transport';
+import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/time/windows';
 import { showFor, type ApiVersion } from '../../shared/eventFields';
-import { outputShaper } from '../../../shared/output';
-import { simplifyEvent } from '../../shared/simplify';
+import { outputShaper } from '../../../shared/output/outputShape';
+import { simplifyEvent } from '../../../shared/output/simplifyEvent';
 
 const displayOptions = showFor(['getAll']);
 
@@ -135,7 +135,8 @@ function readQuery(item: OperationItem, version: ApiVersion) {
 	return {
 		accountId,
 		calendarIds,
-		windows: splitWindow(start, end, windowMonths),
+		// In UTC: a window may reach the service's 6-month limit, which it counts in UTC.
+		windows: splitWindow(start.toMillis(), end.toMillis(), windowMonths, 'utc'),
 		limit,
 		series: version === 'v3' && options.recurringEvents === 'series',
 		search: String(options.search ?? '').trim().toLowerCase(),

@@ -1,10 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { outputFields } from '../../../shared/output';
-import { multiRequestRouting } from '../../../shared/itemOperation';
-import { maxWaitOnlyOptions } from '../../../shared/transport';
+import { outputFields } from '../../../shared/output/outputShape';
+import { multiRequestRouting } from '../../../shared/transport/itemOperation';
+import { maxWaitOnlyOptions } from '../../../shared/transport/transport';
 import { EVENT_RESOURCE, showFor } from '../../shared/eventFields';
-import { SIMPLIFIED_EVENT_FIELDS } from '../../shared/simplify';
+import { SIMPLIFIED_EVENT_FIELDS } from '../../../shared/output/simplifyEvent';
 import { outputEvent } from '../../shared/eventOutput';
 import { eventCreateDescription, sendCreateTiming } from './create';
 import { eventDeleteDescription, outputDeleted } from './delete';

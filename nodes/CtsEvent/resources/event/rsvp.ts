@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { invalidField, quoted } from '../../../shared/errors';
-import { locatorValue } from '../../../shared/fields';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { locatorValue } from '../../../shared/fields/fields';
 import { eventIdField, showFor } from '../../shared/eventFields';
 
 const RSVP_ACTIONS = ['accept', 'decline', 'tentativelyAccept'];

@@ -8,17 +8,18 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
-import { calendarName, type CalendarInfo } from '../../../shared/calendarLists';
-import { errorItem, quoted, toNodeError } from '../../../shared/errors';
-import { toStringList } from '../../../shared/fields';
-import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../../shared/freeTime';
-import { itemState } from '../../../shared/itemState';
-import { shapeOutput } from '../../../shared/output';
-import { sendRequest } from '../../../shared/transport';
-import { readableCalendarsField } from '../../../shared/workingHours';
+import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/calendar/busyTime';
+import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { errorItem, quoted, toNodeError } from '../../../shared/transport/errors';
+import { toStringList } from '../../../shared/fields/fields';
+import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../../shared/calendar/freeTime';
+import { itemState } from '../../../shared/transport/itemState';
+import { shapeOutput } from '../../../shared/output/outputShape';
+import { sendRequest } from '../../../shared/transport/transport';
+import { readableCalendarsField } from '../../../shared/calendar/calendarReadingFields';
 import { showFor } from '../../shared/eventFields';
-import { simplifyEvent } from '../../shared/simplify';
+import { simplifyEvent } from '../../../shared/output/simplifyEvent';
+import { utcIso } from '../../../shared/time/dates';
 
 /**
  * The guards of Create and Update (v3): whether the event's time is taken in the calendars the
@@ -114,10 +115,8 @@ async function checkTime(context: IExecutePaginationFunctions, body: IDataObject
 		throw error;
 	}
 	const title = typeof body.title === 'string' ? { title: body.title } : {};
-	return { skipped: true, reason: 'The time is taken', ...title, start: iso(interval.start), end: iso(interval.end), conflicts: summaries };
+	return { skipped: true, reason: 'The time is taken', ...title, start: utcIso(interval.start), end: utcIso(interval.end), conflicts: summaries };
 }
-
-const iso = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
 
 /** The same event: the same title (spaces around it aside), all-day or not alike, starting at the same instant (all-day: date). */
 function isSameEvent(event: IDataObject, body: IDataObject, interval: Interval, zone: string): boolean {

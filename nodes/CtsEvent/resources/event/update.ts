@@ -9,10 +9,10 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { alertId, locationKey } from '../../../shared/encoding';
-import { invalidField, quoted } from '../../../shared/errors';
-import { isEmptyValue, sendConverted, sendUnlessEmpty, timeZoneField, toStringList } from '../../../shared/fields';
-import { itemState } from '../../../shared/itemState';
+import { alertId, locationKey } from '../../shared/encoding';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { isEmptyValue, sendConverted, sendUnlessEmpty, timeZoneField, toStringList } from '../../../shared/fields/fields';
+import { itemState } from '../../../shared/transport/itemState';
 import { canReadCurrentEvent, currentEvent } from '../../shared/currentEvent';
 import { alertsOf, toRemovedParticipants } from '../../shared/eventBody';
 import { alertValues, calendarFields, eventFieldOptions, eventIdField, eventLocator, showFor } from '../../shared/eventFields';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
+import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields/fields';
 import { showFor } from '../../shared/tagFields';
 
 /** Most tags one list call answers with. */

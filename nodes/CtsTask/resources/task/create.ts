@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { descriptionFormatField, locatorValue, sendConverted } from '../../../shared/fields';
+import { descriptionFormatField, locatorValue, sendConverted } from '../../../shared/fields/fields';
 import { estimatedDurationOption, returnTaskField, showFor, taskFieldOptions, taskLocator } from '../../shared/taskFields';
 
 const displayOptions = showFor('create');

@@ -7,11 +7,11 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { locatorValue } from '../../../shared/fields';
-import { shapeOutput } from '../../../shared/output';
-import { simplifyTask } from '../../shared/simplify';
+import { locatorValue } from '../../../shared/fields/fields';
+import { shapeOutput } from '../../../shared/output/outputShape';
+import { simplifyTask } from '../../../shared/output/simplifyTask';
 import { taskIdField, withTagNames } from '../../shared/taskFields';
-import { quoted } from '../../../shared/errors';
+import { quoted } from '../../../shared/transport/errors';
 
 /**
  * The service answers 200 with `task: null` for an unknown (or another user's) ID: that is

@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT, parseDateInput } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields';
-import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
-import { pairedOutput, type OperationItem } from '../../../shared/itemOperation';
-import { outputShaper, type ParameterReader } from '../../../shared/output';
-import { simplifyTask } from '../../shared/simplify';
-import { showFor, taskFilter, taskFilterOptions } from '../../shared/taskFields';
+import { DATE_TIME_HINT, parseDateInput } from '../../../shared/time/dates';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields/fields';
+import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/tasks/taskPaging';
+import { pairedOutput, type OperationItem } from '../../../shared/transport/itemOperation';
+import { outputShaper, type ParameterReader } from '../../../shared/output/outputShape';
+import { simplifyTask } from '../../../shared/output/simplifyTask';
+import { showFor } from '../../shared/taskFields';
+import { taskFilter, taskFilterOptions } from '../../../shared/tasks/taskFilter';
 
 const displayOptions = showFor('getAll');
 

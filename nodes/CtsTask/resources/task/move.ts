@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { invalidField } from '../../../shared/errors';
-import { locatorValue } from '../../../shared/fields';
+import { invalidField } from '../../../shared/transport/errors';
+import { locatorValue } from '../../../shared/fields/fields';
 import { returnTaskField, showFor, taskIdField, taskLocator } from '../../shared/taskFields';
 
 const displayOptions = showFor('move');

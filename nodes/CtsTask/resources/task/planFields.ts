@@ -1,10 +1,12 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT } from '../../../shared/dates';
-import { listOrIdField, timeZoneField } from '../../../shared/fields';
-import { maxWaitOption } from '../../../shared/transport';
-import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
-import { TASK_RESOURCE, taskFilterOptions } from '../../shared/taskFields';
+import { DATE_TIME_HINT } from '../../../shared/time/dates';
+import { listOrIdField, timeZoneField } from '../../../shared/fields/fields';
+import { maxWaitOption } from '../../../shared/transport/transport';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption } from '../../../shared/calendar/calendarReadingFields';
+import { workingHoursFields } from '../../../shared/calendar/workingHours';
+import { TASK_RESOURCE } from '../../shared/taskFields';
+import { taskFilterOptions } from '../../../shared/tasks/taskFilter';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
 export const PLAN = 'plan';

@@ -1,4 +1,4 @@
-import { freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/freeTime';
+import { freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 
 /**
  * Plan Tasks' placement: pure arithmetic over the busy time read once for the whole batch. The

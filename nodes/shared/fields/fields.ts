@@ -7,7 +7,7 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
-import { invalidField, quoted } from './errors';
+import { invalidField, quoted } from '../transport/errors';
 import {
 	DATE_TIME_HINT,
 	isIanaZone,
@@ -16,9 +16,9 @@ import {
 	skippedWallClock,
 	skippedWallClockNotice,
 	toLocalDateTime,
-} from './dates';
-import type { OperationItem } from './itemOperation';
-import { addNotice } from './itemState';
+} from '../time/dates';
+import type { OperationItem } from '../transport/itemOperation';
+import { addNotice } from '../transport/itemState';
 
 /**
  * A preSend step that reads one parameter, converts it (the converter throws a message naming

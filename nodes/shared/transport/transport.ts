@@ -14,8 +14,8 @@ import {
 	type NodeApiError,
 } from 'n8n-workflow';
 
-import { callKind, describeBudget, describeCosts } from './pacing/costModel';
-import { BudgetExhausted, budgetOf, pause, type Spender, type Ticket } from './pacing/pointBudget';
+import { callKind, describeBudget, describeCosts } from '../pacing/costModel';
+import { BudgetExhausted, budgetOf, pause, type Spender, type Ticket } from '../pacing/pointBudget';
 import { credentialUserKey, type CredentialType, type ServiceContext } from './credentialUser';
 import { isNetworkError, isRedirect, isServiceErrorBody, isToolNode, notTheServiceError, redirectError, serviceError, serviceStatus, toNodeError } from './errors';
 import { pairedOutput } from './itemOperation';

@@ -1,7 +1,7 @@
 import { Duration } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { eventEnd } from './timing';
+import { localEnd } from '../time/dates';
 
 /** Fields of a simplified event, in output order. */
 export const SIMPLIFIED_EVENT_FIELDS = [
@@ -133,3 +133,14 @@ export function simplifyEvent(event: IDataObject): IDataObject {
 }
 
 const TRAILING_FIELDS = ['calendarId', 'accountId', 'integrationId', 'created', 'updated', 'notices'];
+
+/** The end of an event as LocalDateTime in its zone: start plus duration (all-day: the day after the last). */
+export function eventEnd(event: { start?: unknown; duration?: unknown; timeZone?: unknown }): string | undefined {
+	return localEnd(event.start, event.duration, event.timeZone);
+}
+
+/** The event plus a computed `end` (LocalDateTime in the event's zone; for all-day events the day after the last day). */
+export function withEnd(event: IDataObject): IDataObject {
+	const end = eventEnd(event);
+	return end === undefined ? event : { ...event, end };
+}

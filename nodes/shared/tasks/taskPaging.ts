@@ -1,10 +1,10 @@
 import type { IDataObject, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 
-import type { ServiceContext } from './credentialUser';
+import type { ServiceContext } from '../transport/credentialUser';
 
-import { justBefore } from './dates';
-import type { Spender } from './pacing/pointBudget';
-import { ctsResponse } from './transport';
+import { justBefore } from '../time/dates';
+import type { Spender } from '../pacing/pointBudget';
+import { ctsResponse } from '../transport/transport';
 
 /** The service's maximum page size for the task list. */
 export const TASK_PAGE_SIZE = 100;

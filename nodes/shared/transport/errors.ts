@@ -9,7 +9,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { describeBudget } from './pacing/costModel';
+import { describeBudget } from '../pacing/costModel';
 import { withEditorLabels } from './serviceWording';
 
 export { fieldLabel, withEditorLabels } from './serviceWording';
@@ -58,7 +58,6 @@ export function decodeServiceMessage(message: unknown): string {
 	}
 	return trimmed;
 }
-
 
 const STATUS_HEADLINES: Record<number, string> = {
 	400: 'The service rejected the request',

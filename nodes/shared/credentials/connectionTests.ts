@@ -6,7 +6,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { decodeServiceMessage, isRedirect, printable, redirectTarget } from './errors';
+import { decodeServiceMessage, isRedirect, printable, redirectTarget } from '../transport/errors';
 
 /**
  * The credential tests. Each sends one request that costs 1 point and changes nothing, and

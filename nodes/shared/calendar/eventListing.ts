@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CredentialType, ServiceContext } from './credentialUser';
-import { ctsRequest } from './transport';
-import type { TimeWindow } from './windows';
+import type { CredentialType, ServiceContext } from '../transport/credentialUser';
+import { ctsRequest } from '../transport/transport';
+import type { TimeWindow } from '../time/windows';
 
 /** How far ahead "From List" of the Event field looks. */
 export const EVENT_LIST_DAYS = 28;

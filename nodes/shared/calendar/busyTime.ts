@@ -1,12 +1,12 @@
-import { DateTime } from 'luxon';
 import { NodeOperationError, type IDataObject, type NodeApiError } from 'n8n-workflow';
 
 import { calendarName, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
-import type { ServiceContext } from './credentialUser';
-import { invalidField, quoted, serviceStatus } from './errors';
+import type { ServiceContext } from '../transport/credentialUser';
+import { invalidField, quoted, serviceStatus } from '../transport/errors';
 import { listEventsOverWindows } from './eventListing';
 import type { BusyEvent, Interval } from './freeTime';
-import { RECOMMENDED_WINDOW_MONTHS, type TimeWindow } from './windows';
+import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow, type TimeWindow } from '../time/windows';
+import { utcIso } from '../time/dates';
 
 /**
  * Reading the busy time of calendars across accounts: which calendars, in which list windows,
@@ -14,6 +14,9 @@ import { RECOMMENDED_WINDOW_MONTHS, type TimeWindow } from './windows';
  */
 
 const DAY = 24 * 3600_000;
+
+/** The longest range busy time is read over (Find Free Time, Schedule, Plan Tasks): the service's longest list window. */
+export const MAX_RANGE_MONTHS = MAX_WINDOW_MONTHS;
 
 /** Whether the user may read the calendar's events or at least its busy times (rights not shown: yes). */
 export function isReadable(calendar: CalendarInfo): boolean {
@@ -52,15 +55,9 @@ export async function chosenCalendars(context: ServiceContext, itemIndex: number
  */
 export function listingWindows(range: Interval, zone: string, reachMs = 0): TimeWindow[] {
 	const pad = DAY + reachMs;
-	const iso = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) ?? '';
-	// Months counted in the zone, so that a range of 6 months there takes 3 windows.
-	const windows: TimeWindow[] = [];
-	for (let from = DateTime.fromMillis(range.start, { zone }); from.toMillis() < range.end; ) {
-		const to = Math.min(from.plus({ months: RECOMMENDED_WINDOW_MONTHS }).toMillis(), range.end);
-		windows.push({ start: iso(windows.length === 0 ? from.toMillis() - pad : from.toMillis()), end: iso(to) });
-		from = DateTime.fromMillis(to, { zone });
-	}
-	windows[windows.length - 1].end = iso(range.end + pad);
+	const windows = splitWindow(range.start, range.end, RECOMMENDED_WINDOW_MONTHS, zone);
+	windows[0].start = utcIso(range.start - pad);
+	windows[windows.length - 1].end = utcIso(range.end + pad);
 	return windows;
 }
 
@@ -154,16 +151,14 @@ function calendarRefusal(error: unknown): string | undefined {
 	return message || (status === 401 ? 'the calendar connection has expired' : 'access was refused');
 }
 
-
 /** A busy event as outputs name it: title, UTC times and its calendar (`names`: "account/calendar" → name). */
 export function busySummary(busy: BusyEvent, names: Map<string, string>): IDataObject {
 	const { event } = busy;
-	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
 	return {
 		id: event.id,
 		title: event.title,
-		start: utc(busy.start),
-		end: utc(busy.end),
+		start: utcIso(busy.start),
+		end: utcIso(busy.end),
 		allDay: event.showWithoutTime === true,
 		calendarId: event.calendarId,
 		calendarName: names.get(`${String(event.accountId)}/${String(event.calendarId)}`),

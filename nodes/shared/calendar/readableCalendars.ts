@@ -1,8 +1,8 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { isReadable } from '../../shared/busyTime';
-import { calendarRef, labelledCalendars } from '../../shared/calendarLists';
-import { readForPicker } from '../../shared/listCache';
+import { isReadable } from './busyTime';
+import { calendarRef, labelledCalendars } from './calendarLists';
+import { readForPicker } from '../transport/listCache';
 
 /**
  * Dropdown of every calendar of every account that the user may read, labelled with its account,

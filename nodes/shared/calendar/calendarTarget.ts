@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 
-import { listCalendars, parseCalendarRef } from '../../shared/calendarLists';
-import type { ServiceContext } from '../../shared/credentialUser';
-import { invalidField, quoted, serviceStatus } from '../../shared/errors';
-import { locatorValue } from '../../shared/fields';
+import { listCalendars, parseCalendarRef } from './calendarLists';
+import type { ServiceContext } from '../transport/credentialUser';
+import { invalidField, quoted, serviceStatus } from '../transport/errors';
+import { locatorValue } from '../fields/fields';
 
 export interface CalendarTarget {
 	accountId: string;

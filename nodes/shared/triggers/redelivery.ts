@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 /**
  * Drawn once when n8n loads the package, so once per n8n process: a pending position written by
@@ -35,10 +35,19 @@ export const redeliverOption: INodeProperties = {
  * The position a poll starts from, resolving a pending one: confirmed when this process wrote
  * it, dropped otherwise. Returns the position and whether a pending one was dropped.
  */
-export function resolvePending<T>(confirmed: T | undefined, pending: PendingPosition<T> | undefined): { position: T | undefined; redelivering: boolean } {
+function resolvePending<T>(confirmed: T | undefined, pending: PendingPosition<T> | undefined): { position: T | undefined; redelivering: boolean } {
 	if (!pending) return { position: confirmed, redelivering: false };
 	if (pending.process === PROCESS_ID) return { position: pending.position, redelivering: false };
 	return { position: confirmed, redelivering: true };
+}
+
+/** {@link resolvePending}, logging a redelivery: the one line both triggers write when they deliver again. */
+export function positionAfterRestart<T>(context: IPollFunctions, confirmed: T | undefined, pending: PendingPosition<T> | undefined): { position: T | undefined; redelivering: boolean } {
+	const resolved = resolvePending(confirmed, pending);
+	if (resolved.redelivering) {
+		context.logger.info(`${context.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
+	}
+	return resolved;
 }
 
 /** A pending position for what this poll delivers. */

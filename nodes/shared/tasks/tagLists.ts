@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { ServiceContext } from './credentialUser';
-import { cachedList, listIfCached, readForPicker } from './listCache';
-import { ctsRequest } from './transport';
+import type { ServiceContext } from '../transport/credentialUser';
+import { cachedList, listIfCached, readForPicker } from '../transport/listCache';
+import { ctsRequest } from '../transport/transport';
 
 /** A live tag as `GET /v3/tags/list` gives it. */
 export interface TagInfo extends IDataObject {
@@ -10,7 +10,6 @@ export interface TagInfo extends IDataObject {
 	name?: string;
 	color?: string;
 }
-
 
 /** Every live tag of the credential's user, newest first (one list call, 10 points, reused for a minute). */
 export async function listTags(context: ServiceContext): Promise<TagInfo[]> {

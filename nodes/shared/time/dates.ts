@@ -1,5 +1,5 @@
 import { DateTime, Duration, IANAZone, Zone } from 'luxon';
-import { EXPRESSION_ADVICE, quoted } from './errors';
+import { EXPRESSION_ADVICE, quoted } from '../transport/errors';
 
 /** The service's LocalDateTime: exactly 19 characters, no offset, no `Z`. */
 export const LOCAL_DATE_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
@@ -262,4 +262,14 @@ export function justBefore(timestamp: string): string {
 /** Whether `value` is an ISO 8601 duration (`PT25M`, `P1D`, `PT1H30M`). */
 export function isIsoDuration(value: unknown): value is string {
 	return typeof value === 'string' && /^P(?!$)/.test(value) && Duration.fromISO(value).isValid;
+}
+
+/** An instant (epoch milliseconds) in UTC ISO 8601 without milliseconds, as the service writes instants. */
+export function utcIso(ms: number): string {
+	return DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) ?? '';
+}
+
+/** An instant (epoch milliseconds) in ISO 8601 with the offset of `zone`, without milliseconds. */
+export function zonedIso(ms: number, zone: string): string {
+	return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? '';
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INod
 
 import type { ServiceContext } from './credentialUser';
 import { errorItem, toNodeError, withoutErrorCode } from './errors';
-import type { ParameterReader } from './output';
+import type { ParameterReader } from '../output/outputShape';
 
 /** One input item of an operation that takes several requests: where it runs, its index and its parameters. */
 export interface OperationItem {

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { calendarRef, isWritable, labelledCalendars } from '../../shared/calendarLists';
-import { readForPicker } from '../../shared/listCache';
+import { calendarRef, isWritable, labelledCalendars } from './calendarLists';
+import { readForPicker } from '../transport/listCache';
 
 /**
  * "From List" of the Calendar field: the calendars the user may write events to, each stored

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { outputFields, outputShaper, pick } from './output';
+import { outputFields, outputShaper, pick } from '../output/outputShape';
 
 /**
  * Keys a trigger adds to the service's object, kept whatever the Output choice: what happened

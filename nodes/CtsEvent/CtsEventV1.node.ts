@@ -1,8 +1,8 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { eventNodeDescription } from '../CtsEvent/description';
-import { ctsSyncApiTest } from '../shared/credentialTests';
-import { getTimeZones, getTimeZonesOrKeep } from '../shared/timeZones';
+import { eventNodeDescription } from './description';
+import { ctsSyncApiTest } from '../shared/credentials/connectionTests';
+import { getTimeZones, getTimeZonesOrKeep } from '../shared/time/timeZones';
 
 /** Events through the older V1 interface (bearer token), the only one that answers invitations. */
 export class CtsEventV1 implements INodeType {

@@ -7,10 +7,10 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import type { ServiceContext } from './credentialUser';
-import { serviceStatus } from './errors';
-import { cachedList, LIST_REUSE_MS, readForPicker } from './listCache';
-import { ctsRequest } from './transport';
+import type { ServiceContext } from '../transport/credentialUser';
+import { serviceStatus } from '../transport/errors';
+import { cachedList, LIST_REUSE_MS, readForPicker } from '../transport/listCache';
+import { ctsRequest } from '../transport/transport';
 
 /** A calendar as `GET /v3/calendars/list` gives it (the fields the nodes use). */
 export interface CalendarInfo extends IDataObject {
