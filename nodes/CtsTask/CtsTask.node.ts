@@ -12,7 +12,6 @@ import { TASK_TOOL_TEXTS } from './shared/toolTexts';
 import { searchTasks } from './listSearch/searchTasks';
 import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
-import { getManyTasks } from './resources/task/getAll';
 import { planTasks } from './resources/task/plan';
 import { PLAN } from './resources/task/planFields';
 import { TASK_RESOURCE } from './shared/taskFields';
@@ -59,7 +58,7 @@ export class CtsTask implements INodeType {
 		credentialTest: { ctsApiTest },
 	};
 
-	// Get Many in a workflow, for its output-pane warning (see getManyTasks); Plan Tasks, to plan all
-	// input items at once (see planTasks). Tools run their routing, one call at a time.
-	customOperations = { task: { getAll: getManyTasks, [PLAN]: planTasks } };
+	// Plan Tasks plans all input items of a workflow at once (see planTasks): RoutingNode runs a routed
+	// operation once per item, each in its own context. Tools run its routing, one call at a time.
+	customOperations = { task: { [PLAN]: planTasks } };
 }

@@ -137,13 +137,13 @@ it('completed and deleted tasks are not listed', async () => {
 
 it('more than 100 tasks on one timestamp: returns what it can, warns in the output, never loops', async () => {
 	await createGroups([120, 5]);
-	const { items, run, error } = await getMany({ returnAll: true });
+	const { items, error } = await getMany({ returnAll: true });
 	expect(error).toBeUndefined();
 	expect(items).toHaveLength(105);
 	expect(await listCalls()).toHaveLength(3);
-	const hints = run.data.resultData.runData.CTS[0].hints ?? [];
-	expect(hints).toHaveLength(1);
-	expect(hints[0].message).toContain('More than 100 tasks share the same "updated" time (2026-03-01T09:00:00.000Z)');
+	const notices = items.map((item) => item.json.notices).filter((notice) => notice !== undefined);
+	expect(notices).toHaveLength(1);
+	expect(items[0].json.notices).toEqual([expect.stringContaining('More than 100 tasks share the same "updated" time (2026-03-01T09:00:00.000Z)')]);
 });
 
 it('more than 100 tasks on one timestamp, as a tool: the same items, and the warning in n8n\'s log (a tool run has no output pane)', async () => {
@@ -158,6 +158,7 @@ it('more than 100 tasks on one timestamp, as a tool: the same items, and the war
 		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(105);
+		expect(items[0].json.notices).toEqual([expect.stringContaining('More than 100 tasks share the same "updated" time (2026-03-01T09:00:00.000Z)')]);
 		expect(run.data.resultData.runData.CTS[0].hints ?? []).toEqual([]);
 		expect(warnings).toEqual([expect.stringContaining('CTS: More than 100 tasks share the same "updated" time (2026-03-01T09:00:00.000Z)')]);
 	} finally {

@@ -47,13 +47,13 @@ const eventList = {
 	returnAll: true,
 };
 
-it('each action node declares the transport as its requestOperations, and only Task Get Many (for its workflow warning) and Plan Tasks (all input items in one plan) keep a custom operation', () => {
+it('each action node declares the transport as its requestOperations, and only Plan Tasks (all input items in one plan) keeps a custom operation', () => {
 	for (const node of [new CtsTask(), new CtsEvent(), new CtsEventV1()]) {
 		expect(node.description.requestOperations).toBe(SERVICE_REQUEST_OPERATIONS);
 		expect(node.description.properties.map((property) => property.name)).not.toContain('transport');
 	}
 	expect(Object.keys(new CtsTask().customOperations)).toEqual(['task']);
-	expect(Object.keys(new CtsTask().customOperations.task)).toEqual(['getAll', 'plan']);
+	expect(Object.keys(new CtsTask().customOperations.task)).toEqual(['plan']);
 	expect((new CtsEvent() as INodeType).customOperations).toBeUndefined();
 	expect((new CtsEventV1() as INodeType).customOperations).toBeUndefined();
 });
