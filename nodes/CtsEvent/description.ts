@@ -9,10 +9,10 @@ import { EVENT_TOOL_TEXTS } from './shared/toolTexts';
 
 /**
  * Keeps the fields of one interface version and drops the `apiVersion` condition from them.
- * The fields are written once for both versions (`showFor(operations, versions)`); each node
+ * The fields are written once for both versions (`showFor(resource, operations, { apiVersion })`); each node
  * shows only its own, so the node panel lists exactly the actions it has.
  */
-export function forApiVersion(properties: INodeProperties[], version: ApiVersion): INodeProperties[] {
+function forApiVersion(properties: INodeProperties[], version: ApiVersion): INodeProperties[] {
 	return properties.flatMap((property) => {
 		const show = property.displayOptions?.show;
 		const versions = (show?.apiVersion ?? show?.['/apiVersion']) as string[] | undefined;

@@ -13,6 +13,7 @@ import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggers/trig
 import { budgetShareOption, checkFrequencyHints, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { MAX_WINDOW_DAYS, pollEvents } from './poll';
 import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../shared/output/simplifyEvent';
+import { optionsCollection } from '../shared/fields/fields';
 
 export class CtsEventTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -77,14 +78,7 @@ export class CtsEventTrigger implements INodeType {
 				description: 'Also watch events that started up to this many days ago (for changes to recent events)',
 			},
 			...triggerOutputFields('event', SIMPLIFIED_EVENT_FIELDS),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [budgetShareOption, redeliverOption],
-			},
+			optionsCollection([budgetShareOption, redeliverOption]),
 		],
 	};
 

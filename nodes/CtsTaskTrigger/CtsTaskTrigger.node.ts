@@ -19,6 +19,7 @@ import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
 import { budgetShareOption, checkFrequencyHints, PollPurse, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 import { pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
+import { optionsCollection } from '../shared/fields/fields';
 
 type TaskTriggerData = IDataObject & {
 	cursor?: TaskCursor;
@@ -73,14 +74,7 @@ export class CtsTaskTrigger implements INodeType {
 				],
 			},
 			...triggerOutputFields('task', SIMPLIFIED_TASK_FIELDS),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [budgetShareOption, redeliverOption],
-			},
+			optionsCollection([budgetShareOption, redeliverOption]),
 		],
 	};
 

@@ -12,7 +12,7 @@ import { ctsRequest } from '../shared/transport/transport';
  */
 
 /** The most open tasks followed: about 53 bytes of static data each (ID and `updated` in ms). */
-export const MAX_OPEN_TASKS = 10_000;
+const MAX_OPEN_TASKS = 10_000;
 
 /** Completed tasks remembered for Fetch Test Event. */
 const RECENT_COMPLETED = 5;
@@ -33,7 +33,7 @@ export interface OpenTaskState {
 	recentCompleted?: string[];
 }
 
-export interface OpenTaskPoll {
+interface OpenTaskPoll {
 	/** The tasks to deliver, each with `triggerEvent`, in the order they were found. */
 	tasks: IDataObject[];
 	/** The state after them; store it only with what is delivered. */

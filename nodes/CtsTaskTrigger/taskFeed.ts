@@ -38,7 +38,7 @@ export function seen(cursor: TaskCursor, task: IDataObject): boolean {
 }
 
 /** Whether cursor `a` has seen everything cursor `b` has. */
-export function atOrAfter(a: TaskCursor, b: TaskCursor): boolean {
+function atOrAfter(a: TaskCursor, b: TaskCursor): boolean {
 	if (!b.updated) return true;
 	if (!a.updated) return false;
 	const ta = Date.parse(a.updated);

@@ -1,11 +1,11 @@
 /**
  * What the package relies on in n8n where n8n has no public API (each place names this file):
  * run through the real engine with a probe node, so that a change in n8n fails here first.
- * - `nodes/shared/itemState.ts`: RoutingNode makes the context of `requestOperations.pagination`
+ * - `nodes/shared/transport/itemState.ts`: RoutingNode makes the context of `requestOperations.pagination`
  *   from the item's context with `Object.create`, so one item's steps share their state.
- * - `nodes/shared/transport.ts` (runItemRequest): RoutingNode post-processes each answer of
+ * - `nodes/shared/transport/transport.ts` (runItemRequest): RoutingNode post-processes each answer of
  *   `makeRoutingRequest` with the same `requestData` it hands to `pagination`.
- * - `nodes/shared/transport.ts` (executionCancelSignal): the item context's
+ * - `nodes/shared/transport/transport.ts` (executionCancelSignal): the item context's
  *   `additionalData.hooks` runs a `workflowExecuteAfter` handler when the execution ends.
  */
 import {

@@ -15,7 +15,7 @@ import {
 import { quoted } from '../../shared/transport/errors';
 
 /** The four timing fields the service wants together: start, duration, timeZone, showWithoutTime. */
-export interface EventTiming {
+interface EventTiming {
 	start: string;
 	duration: string;
 	timeZone: string | null;
@@ -117,7 +117,7 @@ function checkedDuration(value: unknown): string {
 }
 
 /** ISO 8601 duration from start to end: whole days in wall-clock time, the rest exact. */
-export function durationBetween(start: DateTime, end: DateTime): string {
+function durationBetween(start: DateTime, end: DateTime): string {
 	if (end <= start) throw new TimingError('End', 'must be after Start');
 	let days = Math.floor(end.diff(start, 'days').days);
 	// Whole days are counted on the wall clock, so a day that has 23 or 25 hours still counts as one.

@@ -29,13 +29,10 @@ import { simplifyTask } from '../../shared/output/simplifyTask';
 import { tagNamesIfKnown, tagsField } from '../../shared/tasks/tagLists';
 import { priorityOptions } from '../../shared/tasks/taskFilter';
 import { ctsRequest } from '../../shared/transport/transport';
+import { showFor } from '../../shared/fields/displayOptions';
 
 export const TASK_RESOURCE = 'task';
 
-/** displayOptions for fields of one task operation. */
-export function showFor(operation: string): INodeProperties['displayOptions'] {
-	return { show: { resource: [TASK_RESOURCE], operation: [operation] } };
-}
 
 /** A task picked from the open tasks ("From List", newest first) or given by its ID. */
 export function taskLocator(
@@ -55,7 +52,7 @@ export function taskLocator(
 
 /** The Task field of an operation, sent as `id` where the operation expects it. */
 export function taskIdField(operation: string, send: 'body' | 'query', description: string, defaultMode: 'list' | 'id' = 'list'): INodeProperties {
-	return taskLocator('Task', 'taskId', description, { displayOptions: showFor(operation), routing: { send: { type: send, property: 'id' } } }, defaultMode);
+	return taskLocator('Task', 'taskId', description, { displayOptions: showFor(TASK_RESOURCE, [operation]), routing: { send: { type: send, property: 'id' } } }, defaultMode);
 }
 
 /**
@@ -298,7 +295,7 @@ export function returnTaskField(operation: string): INodeProperties {
 		type: 'boolean',
 		default: false,
 		description: 'Whether to read the task after the change and output it whole, for 1 more point per item. Off: the output is its ID, the fields sent and success: true.',
-		displayOptions: showFor(operation),
+		displayOptions: showFor(TASK_RESOURCE, [operation]),
 		// Runs after the fields' steps (it is the operation's last field), so the body is complete.
 		routing: { send: { preSend: [recordSentFields] } },
 	};
@@ -312,7 +309,7 @@ export function occurrenceStartField(operation: string, description: string): IN
 		type: 'dateTime',
 		default: '',
 		description: `${description}. Leave empty for a task that does not repeat. A time without offset is read in the workflow's time zone.`,
-		displayOptions: showFor(operation),
+		displayOptions: showFor(TASK_RESOURCE, [operation]),
 		routing: {
 			send: {
 				preSend: [

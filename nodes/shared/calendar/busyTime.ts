@@ -53,7 +53,7 @@ export async function chosenCalendars(context: ServiceContext, itemIndex: number
  * e.g. buffers), so that events the service places by their UTC reading (all-day and floating
  * ones) and events whose buffers reach into the range are listed too.
  */
-export function listingWindows(range: Interval, zone: string, reachMs = 0): TimeWindow[] {
+function listingWindows(range: Interval, zone: string, reachMs = 0): TimeWindow[] {
 	const pad = DAY + reachMs;
 	const windows = splitWindow(range.start, range.end, RECOMMENDED_WINDOW_MONTHS, zone);
 	windows[0].start = utcIso(range.start - pad);
@@ -68,7 +68,7 @@ interface Unreadable {
 
 const label = (calendar: CalendarInfo) => `${quoted(calendarName(calendar))} (${calendar.id})`;
 
-export interface CalendarListing {
+interface CalendarListing {
 	range: Interval;
 	zone: string;
 	/** How far busy time outside the range can reach into it (buffers), in ms. */

@@ -5,13 +5,13 @@ import type { ServiceContext } from '../transport/credentialUser';
 import { invalidField, quoted, serviceStatus } from '../transport/errors';
 import { locatorValue } from '../fields/fields';
 
-export interface CalendarTarget {
+interface CalendarTarget {
 	accountId: string;
 	calendarId: string;
 }
 
 /** Raises a problem with a field, in the way of the caller (a run's item, or a list in the editor). */
-export type FieldProblem = (field: string, problem: string, description?: string) => Error;
+type FieldProblem = (field: string, problem: string, description?: string) => Error;
 
 /**
  * The account and calendar named by the Calendar field (`calendarField`, as stored) and the

@@ -7,7 +7,7 @@ import type { TimeWindow } from '../time/windows';
 /** How far ahead "From List" of the Event field looks. */
 export const EVENT_LIST_DAYS = 28;
 
-export interface EventListing {
+interface EventListing {
 	version: 'v3' | 'v1';
 	/** v3 only: the account the calendars belong to. */
 	accountId?: string;

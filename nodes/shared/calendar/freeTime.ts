@@ -30,13 +30,13 @@ export interface WorkingHours {
 	to: string;
 }
 
-export interface BusyRules {
+interface BusyRules {
 	/** The zone all-day dates (and timed events without a zone) are read in. */
 	zone: string;
 	ignoreAllDay?: boolean;
 }
 
-export interface SlotRules {
+interface SlotRules {
 	zone: string;
 	/** Undefined: any time of any day. */
 	workingHours?: WorkingHours;
@@ -192,7 +192,7 @@ function firstReaching(day: DateTime, minutes: number): number {
  * Working time within the range: on each working day (a local date in `zone`), from the first
  * instant the clock shows From to the first instant it shows To.
  */
-export function workingPeriods(range: Interval, hours: WorkingHours, zone: string): Interval[] {
+function workingPeriods(range: Interval, hours: WorkingHours, zone: string): Interval[] {
 	const from = clockMinutes(hours.from) ?? 0;
 	const to = clockMinutes(hours.to) ?? 24 * 60;
 	const days = new Set(hours.days);
@@ -209,7 +209,7 @@ export function workingPeriods(range: Interval, hours: WorkingHours, zone: strin
 }
 
 /** `periods` (ascending, not overlapping) less the blocks, adjacent pieces joined. */
-export function subtractBlocks(periods: Interval[], blocks: Interval[]): Interval[] {
+function subtractBlocks(periods: Interval[], blocks: Interval[]): Interval[] {
 	const free: Interval[] = [];
 	for (const period of periods) {
 		let cursor = period.start;
@@ -231,7 +231,7 @@ export function subtractBlocks(periods: Interval[], blocks: Interval[]): Interva
 }
 
 /** The first instant at or after `instant` that is a whole multiple of `step` minutes after local midnight. */
-export function roundUpToStep(instant: number, stepMinutes: number, zone: string): number {
+function roundUpToStep(instant: number, stepMinutes: number, zone: string): number {
 	if (stepMinutes <= 1) return stepMinutes === 1 ? Math.ceil(instant / MINUTE) * MINUTE : instant;
 	let candidate = Math.ceil(instant / MINUTE) * MINUTE;
 	for (let step = 0; step <= 24 * 60; step++) {

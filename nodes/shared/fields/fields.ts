@@ -265,3 +265,8 @@ export const descriptionFormatField: INodeProperties = {
 	description: 'Whether the description is plain text or HTML',
 	routing: { send: { type: 'body', property: 'descriptionContentType' } },
 };
+
+/** An operation's Options collection (one per operation; Maximum Wait is in each). */
+export function optionsCollection(options: INodeProperties[], displayOptions?: INodeProperties['displayOptions']): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, ...(displayOptions ? { displayOptions } : {}), options };
+}

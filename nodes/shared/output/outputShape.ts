@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /** What an operation outputs: the simplified object, the service's object, or some simplified fields. */
-export type OutputMode = 'simplified' | 'raw' | 'fields';
+type OutputMode = 'simplified' | 'raw' | 'fields';
 
 /**
  * The Output choice n8n recommends for nodes an AI agent can use: "Simplified" (the default, a

@@ -5,7 +5,7 @@ import { cachedList, listIfCached, readForPicker } from '../transport/listCache'
 import { ctsRequest } from '../transport/transport';
 
 /** A live tag as `GET /v3/tags/list` gives it. */
-export interface TagInfo extends IDataObject {
+interface TagInfo extends IDataObject {
 	id: string;
 	name?: string;
 	color?: string;

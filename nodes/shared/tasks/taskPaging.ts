@@ -21,7 +21,7 @@ export interface TaskCursor {
 	idsAtUpdated: string[];
 }
 
-export interface TaskWalkResult<T = IDataObject> {
+interface TaskWalkResult<T = IDataObject> {
 	/**
 	 * Tasks not read before, each once in its newest version, in the order the service listed
 	 * those versions (a task changed during the walk is listed again, later, with a newer `updated`);
@@ -70,7 +70,7 @@ export function tasksOf(response: IN8nHttpFullResponse): IDataObject[] {
 }
 
 /** How far a walk may go (list calls; whether a used-up budget ends it with what it read) and what it keeps. */
-export interface TaskWalkLimits<T = IDataObject> {
+interface TaskWalkLimits<T = IDataObject> {
 	maxCalls?: number;
 	keepOnBudgetError?: boolean;
 	/**

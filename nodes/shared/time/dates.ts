@@ -141,7 +141,7 @@ class MemoizedZone extends Zone {
 const memoizedZones = new Map<string, Zone>();
 
 /** The zone for reading many dates in it (see {@link MemoizedZone}); `UTC` for no zone, as the service reads floating times. */
-export function zoneForMany(name: unknown): Zone | string {
+function zoneForMany(name: unknown): Zone | string {
 	const zoneName = typeof name === 'string' && name ? name : 'UTC';
 	let zone = memoizedZones.get(zoneName);
 	if (!zone) {

@@ -254,7 +254,7 @@ export function serviceStatus(error: unknown): number | undefined {
  * A request that never got an answer (refused connection, timeout, DNS). Rebuilt from the
  * error code alone: the original error carries the request, credential header included.
  */
-export function networkError(node: INode, error: unknown, itemIndex?: number): NodeApiError {
+function networkError(node: INode, error: unknown, itemIndex?: number): NodeApiError {
 	const source = error as { code?: string; cause?: { code?: string }; message?: string };
 	const code = source?.cause?.code ?? source?.code ?? 'NETWORK_ERROR';
 	// The code stays out of the message: n8n would replace a message naming it with its own text.

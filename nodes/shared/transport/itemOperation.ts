@@ -12,7 +12,7 @@ export interface OperationItem {
 }
 
 /** The work of such an operation for one item: the objects it outputs for it. */
-export type ItemOperation = (item: OperationItem) => Promise<IDataObject[]>;
+type ItemOperation = (item: OperationItem) => Promise<IDataObject[]>;
 
 /**
  * Runs one item's work: each output object paired with the item, and under "Continue On Fail"

@@ -5,7 +5,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from '
  * RoutingNode runs all steps of an item with the same context object (the transport's is made
  * from it with `Object.create`, adding `makeRoutingRequest`), so that object is the key and the
  * state ends with the item. n8n internals (no public API), read from n8n-core 1.123.81 and
- * 2.41.1: RoutingNode.makeRequest's `Object.create` (test/nodes/n8nInternals.test.ts).
+ * 2.41.1: RoutingNode.makeRequest's `Object.create` (test/shared/n8nInternals.test.ts).
  */
 interface ItemState {
 	/** Things the user should know about how a value was read, output with the item. */

@@ -59,7 +59,7 @@ export async function listIfCached<T>(context: ServiceContext, credentialType: C
 }
 
 /** What a list offers in place of itself when the service does not have it. */
-export type ListFallback = 'byId' | 'expression';
+type ListFallback = 'byId' | 'expression';
 
 /**
  * Reads a list for a picker. A node without a credential yet gets an empty list, without a

@@ -21,6 +21,7 @@ import { isNetworkError, isRedirect, isServiceErrorBody, isToolNode, notTheServi
 import { pairedOutput } from './itemOperation';
 import { itemState } from './itemState';
 import { checkRequestSize, type OutgoingRequest } from './requestSize';
+import { optionsCollection } from '../fields/fields';
 
 export type { CredentialType } from './credentialUser';
 
@@ -68,13 +69,13 @@ function answerError(
 }
 
 /** The default for how long a request may wait for the point budget to refill: one whole window. */
-export const DEFAULT_MAX_WAIT_SECONDS = 900;
+const DEFAULT_MAX_WAIT_SECONDS = 900;
 /**
  * The default when the node is a tool of an AI agent or an MCP server: an answer well before
  * the caller gives up (MCP clients commonly wait 60 s), so a call never writes after the agent
  * has moved on or retried.
  */
-export const TOOL_MAX_WAIT_SECONDS = 20;
+const TOOL_MAX_WAIT_SECONDS = 20;
 /** Dropdowns and Fetch Test Event wait less: someone is looking at the editor (a trigger's polls bring their own, see `triggerPacing.ts`). */
 const EDITOR_MAX_WAIT_MS = 15_000;
 /** Waits before retrying a read after a 5xx or a network failure. */
@@ -96,15 +97,7 @@ export const maxWaitOption: INodeProperties = {
 
 /** The Options collection of operations whose only option is {@link maxWaitOption}. */
 export function maxWaitOnlyOptions(displayOptions: INodeProperties['displayOptions']): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions,
-		options: [maxWaitOption],
-	};
+	return optionsCollection([maxWaitOption], displayOptions);
 }
 
 const endOfExecution = new WeakMap<object, AbortSignal>();
@@ -115,7 +108,7 @@ const endOfExecution = new WeakMap<object, AbortSignal>();
  * 2.x alike). For those it comes from the hook n8n runs when an execution ends, which it also
  * runs at once when the execution is stopped: a wait ends with the execution, never after it.
  * n8n internals (no public API), read from n8n-core 1.123.81 and 2.41.1: the item context's
- * `additionalData.hooks.addHandler('workflowExecuteAfter', …)` (test/nodes/n8nInternals.test.ts).
+ * `additionalData.hooks.addHandler('workflowExecuteAfter', …)` (test/shared/n8nInternals.test.ts).
  */
 export function executionCancelSignal(context: IExecuteFunctions | IExecuteSingleFunctions): AbortSignal | undefined {
 	const signal = context.getExecutionCancelSignal();
@@ -134,7 +127,7 @@ export function executionCancelSignal(context: IExecuteFunctions | IExecuteSingl
 }
 
 /** Whether the node runs as a tool of an AI agent or MCP server (see {@link isToolNode}). */
-export function isTool(context: ServiceContext): boolean {
+function isTool(context: ServiceContext): boolean {
 	return isToolNode(context.getNode());
 }
 
@@ -162,7 +155,7 @@ function waitingRules(context: ServiceContext, itemIndex?: number): Spender {
  * answer's headers as soon as the answer is there (whatever its status). Resolves to what
  * `attempt` resolves to.
  */
-export async function throughTransport<T>(
+async function throughTransport<T>(
 	context: ServiceContext,
 	credentialType: CredentialType,
 	request: OutgoingRequest,
@@ -221,7 +214,7 @@ function budgetError(context: ServiceContext, exhausted: BudgetExhausted, itemIn
 }
 
 /** Raises the error of a non-2xx answer, after the budget learnt from it (requests are sent with `ignoreHttpStatusErrors`). */
-export async function throwOnServiceError(
+async function throwOnServiceError(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
@@ -247,7 +240,7 @@ export async function runItemRequest(
 	send: () => Promise<INodeExecutionData[]> = async () => await context.makeRoutingRequest(requestData),
 ): Promise<INodeExecutionData[]> {
 	// n8n internals, read from n8n-core 1.123.81 and 2.41.1: RoutingNode post-processes every answer
-	// of makeRoutingRequest with this same requestData (test/nodes/n8nInternals.test.ts).
+	// of makeRoutingRequest with this same requestData (test/shared/n8nInternals.test.ts).
 	if (!requestData.postReceive.includes(SERVICE_ERROR_CHECK)) requestData.postReceive.unshift(SERVICE_ERROR_CHECK);
 	const { url = '', method, qs, body } = requestData.options;
 	const itemIndex = context.getItemIndex();

@@ -1,5 +1,5 @@
 /**
- * The free-time arithmetic (nodes/shared/freeTime.ts) on cases the sandbox cannot produce
+ * The free-time arithmetic (nodes/shared/calendar/freeTime.ts) on cases the sandbox cannot produce
  * (cancelled events are never listed by it) or that are easier to state without requests.
  * Everything else is proven through the engine (CtsEventFreeTime.test.ts, freeTime.property.test.ts).
  */

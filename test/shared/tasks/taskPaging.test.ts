@@ -1,5 +1,5 @@
 /**
- * `walkTasks` with `keep` (nodes/shared/taskPaging.ts), as Get Many uses it: each page is filtered
+ * `walkTasks` with `keep` (nodes/shared/tasks/taskPaging.ts), as Get Many uses it: each page is filtered
  * and shaped as it arrives, and the result is what filtering and shaping the newest versions at
  * the end gave: a task changed during the walk is kept once, in its newest version and place,
  * and dropped when its newest version no longer matches.

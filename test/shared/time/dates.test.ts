@@ -1,5 +1,5 @@
 /**
- * The event arithmetic that reads many dates in one zone (nodes/shared/dates.ts: `localInterval`
+ * The event arithmetic that reads many dates in one zone (nodes/shared/time/dates.ts: `localInterval`
  * with offsets remembered by the hour) gives exactly what luxon gives with the zone by name, on
  * the days zones change their offset: the gaps and repeated hours of daylight saving time, a
  * 30-minute change (Lord Howe), changes at half past a UTC hour (Adelaide, St. John's), a zone

@@ -1,5 +1,5 @@
 /**
- * The service's validation messages in the editor's words (nodes/shared/serviceWording.ts), for
+ * The service's validation messages in the editor's words (nodes/shared/transport/serviceWording.ts), for
  * messages the node's own checks stop before they are sent, so no request can bring them back.
  * Messages the service does send are checked through the engine (CtsTask.test.ts, editorChoices.test.ts).
  */

@@ -10,7 +10,7 @@ import { zonedIso } from '../../../shared/time/dates';
  * table for e-mail and counts. Pure: the free time is computed by the caller.
  */
 
-export interface DigestInput {
+interface DigestInput {
 	range: Interval;
 	zone: string;
 	/** One local day (Period Day), or a range. */
@@ -30,7 +30,7 @@ function escapeHtml(text: string): string {
 }
 
 /** "4 h 30 min", "45 min", "0 min". */
-export function minutesText(minutes: number): string {
+function minutesText(minutes: number): string {
 	const hours = Math.floor(minutes / 60);
 	const rest = minutes % 60;
 	if (hours === 0) return `${rest} min`;
@@ -77,7 +77,7 @@ function heading(input: DigestInput): string {
 }
 
 /** The counts of a digest. */
-export function digestCounts(entries: AgendaEntry[]): IDataObject {
+function digestCounts(entries: AgendaEntry[]): IDataObject {
 	const count = (test: (entry: AgendaEntry) => boolean) => entries.filter(test).length;
 	return {
 		events: count((entry) => entry.kind === 'event'),

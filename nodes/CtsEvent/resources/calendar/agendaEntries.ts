@@ -12,7 +12,7 @@ import { blockTaskId } from '../../../shared/calendar/taskBlocks';
  * at its due time.
  */
 
-export type EntryKind = 'event' | 'timeBlock' | 'task';
+type EntryKind = 'event' | 'timeBlock' | 'task';
 
 export interface AgendaEntry {
 	kind: EntryKind;
@@ -28,7 +28,7 @@ export interface AgendaEntry {
 	json: IDataObject;
 }
 
-export interface AgendaRules {
+interface AgendaRules {
 	range: Interval;
 	zone: string;
 	includeDeclined: boolean;
@@ -44,7 +44,7 @@ function isDeclined(event: IDataObject): boolean {
 }
 
 /** The instant a task is due: its due time in its own zone (else the agenda's). */
-export function dueInstant(task: IDataObject, zone: string): number | undefined {
+function dueInstant(task: IDataObject, zone: string): number | undefined {
 	if (typeof task.due !== 'string' || task.due === '') return undefined;
 	return parseDateInput(task.due, isIanaZone(task.timeZone) ? task.timeZone : zone)?.toMillis();
 }
@@ -112,7 +112,7 @@ function shownDate(entry: AgendaEntry, rules: AgendaRules): string {
 }
 
 /** Overdue tasks first; then day by day: all-day events, then the rest by start, end and title. */
-export function sortEntries(entries: AgendaEntry[], rules: AgendaRules): AgendaEntry[] {
+function sortEntries(entries: AgendaEntry[], rules: AgendaRules): AgendaEntry[] {
 	const group = (entry: AgendaEntry) => (entry.overdue ? 0 : entry.allDay ? 1 : 2);
 	const keyed = entries.map((entry) => ({ entry, date: entry.overdue ? '' : shownDate(entry, rules) }));
 	keyed.sort(

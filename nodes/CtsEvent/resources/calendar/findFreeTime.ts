@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { busySummary, chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
 import { calendarName } from '../../../shared/calendar/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, utcIso, zonedIso } from '../../../shared/time/dates';
-import { invalidField, quoted } from '../../../shared/transport/errors';
+import { isIanaZone, notIanaZoneProblem, utcIso, zonedIso } from '../../../shared/time/dates';
+import { invalidField } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
 import {
 	busyEvents,
@@ -16,7 +16,8 @@ import {
 	type WorkingHours,
 } from '../../../shared/calendar/freeTime';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
-import { readWorkingHours } from '../../../shared/calendar/workingHours';
+import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
+import { readStartEnd } from '../../../shared/time/rangeFields';
 
 const MINUTE = 60_000;
 
@@ -35,17 +36,12 @@ interface FreeTimeQuery {
 }
 
 /** Reads and checks the parameters of one item, before any request. */
-function readQuery({ context, itemIndex, parameter }: OperationItem): FreeTimeQuery {
+function readQuery(item: OperationItem): FreeTimeQuery {
+	const { context, itemIndex, parameter } = item;
 	const node = context.getNode();
 	const zone = String(parameter('timeZone', '') || context.getTimezone());
 	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
-	const startValue = parameter('start', '');
-	const start = parseDateInput(startValue, zone);
-	if (!start) throw invalidField(node, 'Start', `${quoted(startValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-	const endValue = parameter('end', '');
-	const end = parseDateInput(endValue, zone);
-	if (!end) throw invalidField(node, 'End', `${quoted(endValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
+	const { start, end } = readStartEnd(item, zone);
 	if (end > start.setZone(zone).plus({ months: MAX_RANGE_MONTHS })) {
 		throw invalidField(node, 'End', `must be at most ${MAX_RANGE_MONTHS} months after Start`, itemIndex, 'Search a longer time in several runs, one per 6 months.');
 	}

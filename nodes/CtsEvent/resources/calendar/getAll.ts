@@ -13,7 +13,7 @@ const displayOptions = { show: { apiVersion: ['v3'], resource: ['calendar'], ope
  * whether events can be written to it, and whether its account is connected (with the reason
  * when it is not, as the accounts list says).
  */
-export function simplifyCalendar(calendar: CalendarInfo, account: AccountInfo | undefined): IDataObject {
+function simplifyCalendar(calendar: CalendarInfo, account: AccountInfo | undefined): IDataObject {
 	const connected = account ? account.shouldReconnect !== true : undefined;
 	return {
 		id: calendar.id,

@@ -16,10 +16,11 @@ import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../.
 import { itemState } from '../../../shared/transport/itemState';
 import { shapeOutput } from '../../../shared/output/outputShape';
 import { sendRequest } from '../../../shared/transport/transport';
-import { readableCalendarsField } from '../../../shared/calendar/calendarReadingFields';
-import { showFor } from '../../shared/eventFields';
+import { readableCalendarsField } from '../../../shared/calendar/busyTimeFields';
+import { EVENT_RESOURCE } from '../../shared/eventFields';
 import { simplifyEvent } from '../../../shared/output/simplifyEvent';
 import { utcIso } from '../../../shared/time/dates';
+import { showFor } from '../../../shared/fields/displayOptions';
 
 /**
  * The guards of Create and Update (v3): whether the event's time is taken in the calendars the
@@ -30,7 +31,7 @@ import { utcIso } from '../../../shared/time/dates';
 const MINUTE = 60_000;
 
 /** Sends an item's Create or Update, unless a guard the user set says not to (see {@link guardFields}). */
-export async function sendGuarded(
+async function sendGuarded(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
@@ -128,7 +129,7 @@ function isSameEvent(event: IDataObject, body: IDataObject, interval: Interval, 
 
 /** The guard fields of an operation (`create` or `update`, v3). */
 export function guardFields(operation: 'create' | 'update'): INodeProperties[] {
-	const displayOptions = showFor([operation], ['v3']);
+	const displayOptions = showFor(EVENT_RESOURCE, [operation], { apiVersion: ['v3'] });
 	const checking = { show: { ...displayOptions?.show, ifTimeTaken: ['skip', 'fail'] } };
 	const what = operation === 'create' ? 'create' : 'change';
 	const anyway = { name: operation === 'create' ? 'Create Anyway' : 'Update Anyway', value: 'createAnyway', description: 'Do not check (no extra cost)' };

@@ -7,10 +7,11 @@ import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/tasks/t
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import { outputShaper } from '../../../shared/output/outputShape';
 import { simplifyTask } from '../../../shared/output/simplifyTask';
-import { showFor } from '../../shared/taskFields';
+import { TASK_RESOURCE } from '../../shared/taskFields';
 import { taskFilter, taskFilterOptions } from '../../../shared/tasks/taskFilter';
+import { showFor } from '../../../shared/fields/displayOptions';
 
-const displayOptions = showFor('getAll');
+const displayOptions = showFor(TASK_RESOURCE, ['getAll']);
 
 export const taskGetManyDescription: INodeProperties[] = [
 	...returnAllAndLimitFields(displayOptions),

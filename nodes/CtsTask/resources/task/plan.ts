@@ -11,7 +11,7 @@ import type { OperationItem } from '../../../shared/transport/itemOperation';
 import type { ParameterReader } from '../../../shared/output/outputShape';
 import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
 import { ctsRequest } from '../../../shared/transport/transport';
-import { readWorkingHours } from '../../../shared/calendar/workingHours';
+import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { taskFilter } from '../../../shared/tasks/taskFilter';
 import { READ_ONE_BY_ONE_BELOW } from './planFields';
 import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
@@ -52,7 +52,7 @@ interface Request {
 }
 
 /** The outcome for one input item: its output objects, or its error. */
-export interface ItemResult {
+interface ItemResult {
 	itemIndex: number;
 	output: IDataObject[];
 	error?: Error;
@@ -295,7 +295,7 @@ async function outputFor(first: OperationItem, itemIndex: number, entry: Planned
  * a problem of one item (no IDs, an unknown task, a failed write) is that item's result. With
  * `stopAtItemErrors` (no Continue On Fail) an item's problem throws before anything is written.
  */
-export async function planBatch(items: OperationItem[], stopAtItemErrors: boolean): Promise<ItemResult[]> {
+async function planBatch(items: OperationItem[], stopAtItemErrors: boolean): Promise<ItemResult[]> {
 	const first = items[0];
 	const settings = readSettings(first);
 	const requests: Request[] = settings.fromFilters ? [{ itemIndex: first.itemIndex, ids: [] }] : readRequests(items);

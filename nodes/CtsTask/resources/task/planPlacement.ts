@@ -23,7 +23,7 @@ export interface PlanTask {
 	current?: Interval;
 }
 
-export interface PlanRules {
+interface PlanRules {
 	/** The plan's earliest start (Not Before). */
 	start: number;
 	zone: string;

@@ -11,7 +11,7 @@ import { busyEvents, eventInterval, freeSlots, mergeBusy, notBusyReason, type In
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import { ctsRequest } from '../../../shared/transport/transport';
 import { blockMarker, isBlockOf } from '../../../shared/calendar/taskBlocks';
-import { readWorkingHours } from '../../../shared/calendar/workingHours';
+import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
 const MINUTE = 60_000;
