@@ -10,7 +10,8 @@ import {
 import { locatorValue } from '../../../shared/fields/fields';
 import { shapeOutput } from '../../../shared/output/outputShape';
 import { simplifyTask } from '../../../shared/output/simplifyTask';
-import { taskIdField, withTagNames } from '../../shared/taskFields';
+import { taskIdField } from '../../shared/taskFields';
+import { withTagNames } from '../../shared/taskWrites';
 import { quoted } from '../../../shared/transport/errors';
 
 /**

@@ -73,7 +73,7 @@ function readQuery({ context, itemIndex, parameter }: OperationItem): ScheduleQu
 }
 
 /** The task (1 point); one that is unknown, deleted or done cannot be scheduled. */
-async function readTask({ context, itemIndex }: OperationItem, taskId: string): Promise<IDataObject> {
+async function readTaskToSchedule({ context, itemIndex }: OperationItem, taskId: string): Promise<IDataObject> {
 	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id: taskId } }, itemIndex);
 	const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
 	const node = context.getNode();
@@ -135,7 +135,7 @@ export function isoMinutes(minutes: number): string {
 export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> {
 	const { context, itemIndex } = item;
 	const query = readQuery(item);
-	const task = await readTask(item, query.taskId);
+	const task = await readTaskToSchedule(item, query.taskId);
 	const { lengthMs, range } = lengthAndRange(item, query, task);
 	const target = await blockCalendar(item);
 	const checked = await chosenCalendars(context, itemIndex, query.checkValues, 'Check Calendars');
