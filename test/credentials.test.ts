@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { CtsApi } from '../credentials/CtsApi.credentials';
 import { CtsSyncApi } from '../credentials/CtsSyncApi.credentials';
 import { CtsEvent } from '../nodes/CtsEvent/CtsEvent.node';
-import { CtsEventV1 } from '../nodes/CtsEventV1/CtsEventV1.node';
+import { CtsEventV1 } from '../nodes/CtsEvent/CtsEventV1.node';
 import { CtsTask } from '../nodes/CtsTask/CtsTask.node';
 import { Engine, testCredential } from './harness/engine';
 import { ALICE_KEY, NOPLAN_KEY, SandboxClient } from './harness/sandboxClient';

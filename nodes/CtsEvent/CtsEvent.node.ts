@@ -1,12 +1,12 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { getAccountCalendars, getAccounts } from '../shared/calendarLists';
-import { ctsApiTest } from '../shared/credentialTests';
-import { getTimeZones, getTimeZonesOrKeep } from '../shared/timeZones';
+import { getAccountCalendars, getAccounts } from '../shared/calendar/calendarLists';
+import { ctsApiTest } from '../shared/credentials/connectionTests';
+import { getTimeZones, getTimeZonesOrKeep } from '../shared/time/timeZones';
 import { eventNodeDescription } from './description';
-import { searchCalendars } from './listSearch/searchCalendars';
+import { searchCalendars } from '../shared/calendar/searchCalendars';
 import { searchEvents } from './listSearch/searchEvents';
-import { getReadableCalendars } from './listSearch/readableCalendars';
+import { getReadableCalendars } from '../shared/calendar/readableCalendars';
 
 /** Events and calendars through the current interface (V3, API key). */
 export class CtsEvent implements INodeType {

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
-import { withToolInputs } from '../shared/toolInputs';
-import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
+import { withToolInputs } from '../shared/fields/toolInputs';
+import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport/transport';
 import { calendarDescription, CALENDAR_RESOURCE } from './resources/calendar';
 import { eventDescription } from './resources/event';
 import { EVENT_RESOURCE, type ApiVersion } from './shared/eventFields';
@@ -9,10 +9,10 @@ import { EVENT_TOOL_TEXTS } from './shared/toolTexts';
 
 /**
  * Keeps the fields of one interface version and drops the `apiVersion` condition from them.
- * The fields are written once for both versions (`showFor(operations, versions)`); each node
+ * The fields are written once for both versions (`showFor(resource, operations, { apiVersion })`); each node
  * shows only its own, so the node panel lists exactly the actions it has.
  */
-export function forApiVersion(properties: INodeProperties[], version: ApiVersion): INodeProperties[] {
+function forApiVersion(properties: INodeProperties[], version: ApiVersion): INodeProperties[] {
 	return properties.flatMap((property) => {
 		const show = property.displayOptions?.show;
 		const versions = (show?.apiVersion ?? show?.['/apiVersion']) as string[] | undefined;

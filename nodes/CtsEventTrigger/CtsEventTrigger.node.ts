@@ -6,13 +6,14 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../shared/calendarLists';
-import { ctsApiTest } from '../shared/credentialTests';
-import { redeliverOption } from '../shared/redelivery';
-import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
+import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../shared/calendar/calendarLists';
+import { ctsApiTest } from '../shared/credentials/connectionTests';
+import { redeliverOption } from '../shared/triggers/redelivery';
+import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggers/triggerOutput';
 import { budgetShareOption, checkFrequencyHints, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { MAX_WINDOW_DAYS, pollEvents } from './poll';
-import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../CtsEvent/shared/simplify';
+import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../shared/output/simplifyEvent';
+import { optionsCollection } from '../shared/fields/fields';
 
 export class CtsEventTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -77,14 +78,7 @@ export class CtsEventTrigger implements INodeType {
 				description: 'Also watch events that started up to this many days ago (for changes to recent events)',
 			},
 			...triggerOutputFields('event', SIMPLIFIED_EVENT_FIELDS),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [budgetShareOption, redeliverOption],
-			},
+			optionsCollection([budgetShareOption, redeliverOption]),
 		],
 	};
 

@@ -1,14 +1,14 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
-import { serviceStatus } from '../shared/errors';
-import { toStringList } from '../shared/fields';
-import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport';
-import { pendingPosition, resolvePending, type PendingPosition } from '../shared/redelivery';
+import { serviceStatus } from '../shared/transport/errors';
+import { toStringList } from '../shared/fields/fields';
+import { answeredAt, ctsRequest, ctsResponse } from '../shared/transport/transport';
+import { pendingPosition, positionAfterRestart, type PendingPosition } from '../shared/triggers/redelivery';
 import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
 import { PollPurse, triggerSpender } from '../shared/pacing/triggerPacing';
-import { MAX_WINDOW_MONTHS } from '../shared/windows';
-import { withEnd } from '../CtsEvent/shared/eventOutput';
-import { oldestReader, sharedListing, takeListing, type Listing } from './listing';
+import { MAX_WINDOW_MONTHS } from '../shared/time/windows';
+import { withEnd } from '../shared/output/simplifyEvent';
+import { oldestReader, sharedListing, takeListing, type Listing, type SharedListing } from './listing';
 import { decide, type EventTriggerState, type KnownEvent, type TriggerEvent } from './state';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -19,6 +19,20 @@ export const MAX_WINDOW_DAYS = 181;
 const CLOCK_SKEW_MS = 5 * MINUTE_MS;
 
 type Fired = Array<{ event: TriggerEvent; data: IDataObject }>;
+type EventTriggerData = IDataObject & { state?: EventTriggerState; pending?: PendingPosition<EventTriggerState> };
+
+/** The trigger's parameters, checked. `key` names the window it watches (triggers with the same key share listings). */
+interface EventPollSettings {
+	accountId: string;
+	calendarIds: string[];
+	events: TriggerEvent[];
+	leadMs: number;
+	lookAheadMs: number;
+	lookBackMs: number;
+	budgetShare: number;
+	redeliverAfterRestart: boolean;
+	key: string;
+}
 
 /**
  * One check of the CTS Event Trigger: lists the watched window once (10 points), compares it with
@@ -27,111 +41,162 @@ type Fired = Array<{ event: TriggerEvent; data: IDataObject }>;
  * state for the next checks, so a large deletion is confirmed over several checks, each once.
  */
 export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const staticData = this.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState; pending?: PendingPosition<EventTriggerState> };
-	const accountId = String(this.getNodeParameter('accountId', '')).trim();
-	const calendarIds = toStringList(this.getNodeParameter('calendarIds', ''));
-	const events = this.getNodeParameter('events', []) as TriggerEvent[];
-	const leadMs = Number(this.getNodeParameter('minutesBefore', 10)) * MINUTE_MS;
-	const lookAheadMs = Number(this.getNodeParameter('lookAheadDays', 14)) * DAY_MS;
-	const lookBackMs = Number(this.getNodeParameter('lookBackDays', 0)) * DAY_MS;
-	if (!accountId || calendarIds.length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Account and Calendars: choose the account and at least one of its calendars');
-	}
-	if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
-		throw new NodeOperationError(this.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);
-	}
-
-	const { budgetShare = DEFAULT_BUDGET_SHARE, redeliverAfterRestart = false } = this.getNodeParameter('options', {}) as {
-		budgetShare?: number;
-		redeliverAfterRestart?: boolean;
-	};
+	const settings = readSettings(this);
+	const staticData = this.getWorkflowStaticData('node') as EventTriggerData;
 	const manual = this.getMode() === 'manual';
-	let dropped: EventTriggerState | undefined;
-	if (!manual) {
-		const { position, redelivering } = resolvePending(staticData.state, staticData.pending);
-		if (redelivering) dropped = staticData.pending?.position;
-		staticData.state = position;
-		delete staticData.pending;
-		if (redelivering) {
-			this.logger.info(`${this.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
-		}
-	}
+	const dropped = manual ? undefined : takePosition(this, staticData);
 	const previous = staticData.state;
-	const key = `events|${accountId}|${[...calendarIds].sort().join(',')}|${lookAheadMs}|${lookBackMs}`;
-	const shared = manual ? undefined : await sharedListing(this, key);
-	let window = shared && takeListing(this, shared, previous?.serviceTimeMs, lookBackMs);
+	const shared = manual ? undefined : await sharedListing(this, settings.key);
+	let window = shared && takeListing(this, shared, previous?.serviceTimeMs, settings.lookBackMs);
 	/** What the check may spend on its list call and confirmations (for a shared listing, opened when reads are needed). */
 	let purse: PollPurse | undefined;
 	if (!window) {
-		const opened = (purse = await PollPurse.open(this, budgetShare, { feed: key }));
+		const opened = (purse = await PollPurse.open(this, settings.budgetShare, { feed: settings.key }));
 		if (!opened.mayCheck()) return null;
 		if (previous?.unconfirmed?.length && !previous.confirmedOnly && !opened.holds(previous.unconfirmed.length)) {
 			// More left the window than this check's allowance can confirm after a list call: every other
 			// check spends its allowance on reads alone, so confirmations keep pace with the schedule.
 			const fired: Fired = [];
 			const unconfirmed = await confirmGone(this, previous.unconfirmed, opened, fired);
-			return deliver(this, { ...previous, unconfirmed, confirmedOnly: true }, fired, events, redeliverAfterRestart);
+			return deliver(this, { ...previous, unconfirmed, confirmedOnly: true }, fired, settings);
 		}
-		// The window is placed on the service's time, carried forward on the local clock since the
-		// previous poll (a first poll starts from the local clock and corrects below). Decisions use
-		// the service's time the list answered at. It reaches back to the previous poll (so
-		// occurrences that ended in between are seen), and to that of every trigger sharing it.
-		const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : Date.now();
-		const reachBackMs = Math.min(previous?.serviceTimeMs ?? Number.POSITIVE_INFINITY, shared ? oldestReader(shared) : Number.POSITIVE_INFINITY);
-		const listWindow = async (aroundMs: number): Promise<Listing> => {
-			const endMs = aroundMs + lookAheadMs;
-			const startMs = Math.max(Math.min(reachBackMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
-			// Counted even when a second list call (for a clock that jumped) goes beyond the allowance: the listing must be right.
-			opened.take('list');
-			const response = await ctsResponse.call(
-				this,
-				'ctsApi',
-				{
-					method: 'GET',
-					url: '/v3/events/list',
-					qs: { accountId, calendarIds: calendarIds.join(','), start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
-				},
-				undefined,
-				opened,
-			);
-			const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
-			// The service's clock never runs backwards for the trigger.
-			const serviceNowMs = Math.max(answeredAt(response) ?? aroundMs, previous?.serviceTimeMs ?? 0);
-			return { listed, serviceNowMs, localTimeMs: Date.now(), startMs, endMs };
-		};
-		const reading = (async () => {
-			let listing = await listWindow(estimateMs);
-			if (Math.abs(listing.serviceNowMs - estimateMs) > CLOCK_SKEW_MS) {
-				// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
-				listing = await listWindow(listing.serviceNowMs);
-			}
-			return listing;
-		})();
-		if (shared) shared.reading = reading;
-		try {
-			window = await reading;
-		} finally {
-			if (shared) shared.reading = undefined;
-		}
-		if (shared) shared.latest = window = { ...window, by: triggerSpender(this), reads: new Map() };
+		window = await readWindow(this, settings, previous, opened, shared);
 	}
+	if (manual) return [[{ json: { ...withEnd(sampleEvent(this, window.listed)), triggerEvent: 'created' } }]];
+
+	const { fired, next, toConfirm } = diffWindow(window, previous, dropped, settings.leadMs);
+	if (toConfirm.length > 0 && !purse) purse = await PollPurse.open(this, settings.budgetShare);
+	const unconfirmed = purse ? await confirmGone(this, toConfirm, purse, fired, window.reads) : [];
+	if (unconfirmed.length > 0) next.unconfirmed = unconfirmed;
+	if (!previous) staticData.state = next;
+	return previous ? deliver(this, next, fired, settings) : null;
+}
+
+function readSettings(context: IPollFunctions): EventPollSettings {
+	const accountId = String(context.getNodeParameter('accountId', '')).trim();
+	const calendarIds = toStringList(context.getNodeParameter('calendarIds', ''));
+	const lookAheadMs = Number(context.getNodeParameter('lookAheadDays', 14)) * DAY_MS;
+	const lookBackMs = Number(context.getNodeParameter('lookBackDays', 0)) * DAY_MS;
+	if (!accountId || calendarIds.length === 0) {
+		throw new NodeOperationError(context.getNode(), 'Account and Calendars: choose the account and at least one of its calendars');
+	}
+	if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
+		throw new NodeOperationError(context.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);
+	}
+	const { budgetShare = DEFAULT_BUDGET_SHARE, redeliverAfterRestart = false } = context.getNodeParameter('options', {}) as {
+		budgetShare?: number;
+		redeliverAfterRestart?: boolean;
+	};
+	return {
+		accountId,
+		calendarIds,
+		events: context.getNodeParameter('events', []) as TriggerEvent[],
+		leadMs: Number(context.getNodeParameter('minutesBefore', 10)) * MINUTE_MS,
+		lookAheadMs,
+		lookBackMs,
+		budgetShare,
+		redeliverAfterRestart,
+		key: `events|${accountId}|${[...calendarIds].sort().join(',')}|${lookAheadMs}|${lookBackMs}`,
+	};
+}
+
+/** Settles where the check starts (see `triggers/redelivery.ts`); returns the state of a delivery dropped to redeliver it. */
+function takePosition(context: IPollFunctions, staticData: EventTriggerData): EventTriggerState | undefined {
+	const { position, redelivering } = positionAfterRestart(context, staticData.state, staticData.pending);
+	const dropped = redelivering ? staticData.pending?.position : undefined;
+	staticData.state = position;
+	delete staticData.pending;
+	return dropped;
+}
+
+/**
+ * Reads the watched window: placed on the service's time, carried forward on the local clock since
+ * the previous poll (a first poll starts from the local clock and corrects below). Decisions use
+ * the service's time the list answered at. It reaches back to the previous poll (so occurrences
+ * that ended in between are seen), and to that of every trigger sharing it.
+ */
+async function readWindow(
+	context: IPollFunctions,
+	settings: EventPollSettings,
+	previous: EventTriggerState | undefined,
+	purse: PollPurse,
+	shared: SharedListing | undefined,
+): Promise<Listing> {
+	const estimateMs = previous ? previous.serviceTimeMs + (Date.now() - previous.localTimeMs) : Date.now();
+	const reachBackMs = Math.min(previous?.serviceTimeMs ?? Number.POSITIVE_INFINITY, shared ? oldestReader(shared) : Number.POSITIVE_INFINITY);
+	const reading = (async () => {
+		let listing = await listWindow(context, settings, purse, { aroundMs: estimateMs, reachBackMs, previousMs: previous?.serviceTimeMs });
+		if (Math.abs(listing.serviceNowMs - estimateMs) > CLOCK_SKEW_MS) {
+			// The local clock no longer tracks the service's (n8n was suspended, or the clock jumped): list again.
+			listing = await listWindow(context, settings, purse, { aroundMs: listing.serviceNowMs, reachBackMs, previousMs: previous?.serviceTimeMs });
+		}
+		return listing;
+	})();
+	if (shared) shared.reading = reading;
+	let window: Listing;
+	try {
+		window = await reading;
+	} finally {
+		if (shared) shared.reading = undefined;
+	}
+	if (shared) shared.latest = window = { ...window, by: triggerSpender(context), reads: new Map() };
+	return window;
+}
+
+/** One list call over the window around `aroundMs` (at most {@link MAX_WINDOW_DAYS} long). */
+async function listWindow(
+	context: IPollFunctions,
+	{ accountId, calendarIds, lookAheadMs, lookBackMs }: EventPollSettings,
+	purse: PollPurse,
+	{ aroundMs, reachBackMs, previousMs }: { aroundMs: number; reachBackMs: number; previousMs: number | undefined },
+): Promise<Listing> {
+	const endMs = aroundMs + lookAheadMs;
+	const startMs = Math.max(Math.min(reachBackMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
+	// Counted even when a second list call (for a clock that jumped) goes beyond the allowance: the listing must be right.
+	purse.take('list');
+	const response = await ctsResponse.call(
+		context,
+		'ctsApi',
+		{
+			method: 'GET',
+			url: '/v3/events/list',
+			qs: { accountId, calendarIds: calendarIds.join(','), start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
+		},
+		undefined,
+		purse,
+	);
+	const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
+	// The service's clock never runs backwards for the trigger.
+	const serviceNowMs = Math.max(answeredAt(response) ?? aroundMs, previousMs ?? 0);
+	return { listed, serviceNowMs, localTimeMs: Date.now(), startMs, endMs };
+}
+
+/** The event a manual test of the trigger shows: the first one listed. */
+function sampleEvent(context: IPollFunctions, listed: IDataObject[]): IDataObject {
+	const sample = listed[0];
+	if (!sample) {
+		throw new NodeOperationError(context.getNode(), 'No events in the watched window', {
+			description: 'Create an event in one of these calendars within the look-ahead window, or widen the window, then fetch again.',
+		});
+	}
+	return sample;
+}
+
+/**
+ * Compares the window with what the trigger knew: what fired, the next state, and the events
+ * that left the window and wait to be confirmed as deleted or moved. A first poll only learns
+ * what is there.
+ */
+function diffWindow(
+	window: Listing,
+	previous: EventTriggerState | undefined,
+	dropped: EventTriggerState | undefined,
+	leadMs: number,
+): { fired: Fired; next: EventTriggerState; toConfirm: KnownEvent[] } {
 	const { listed, serviceNowMs: nowMs, startMs: windowStartMs, endMs: windowEndMs } = window;
-	const previousMs = previous?.serviceTimeMs ?? nowMs;
-
-	if (this.getMode() === 'manual') {
-		const sample = listed[0];
-		if (!sample) {
-			throw new NodeOperationError(this.getNode(), 'No events in the watched window', {
-				description: 'Create an event in one of these calendars within the look-ahead window, or widen the window, then fetch again.',
-			});
-		}
-		return [[{ json: { ...withEnd(sample), triggerEvent: 'created' } }]];
-	}
-
 	const state: EventTriggerState = previous ?? { serviceTimeMs: nowMs, localTimeMs: window.localTimeMs, known: {}, started: [], ended: [] };
-	const decision = decide(listed, state, { nowMs, previousMs, windowStartMs, windowEndMs, leadMs });
-	const fired = previous ? decision.fired : []; // a first poll only learns what is there
-
+	const decision = decide(listed, state, { nowMs, previousMs: previous?.serviceTimeMs ?? nowMs, windowStartMs, windowEndMs, leadMs });
+	const fired = previous ? decision.fired : [];
 	// An occurrence that left the list while a new one with the same recurrence ID appeared was
 	// replaced (a "this and following" edit starts a new series): that is one update.
 	const newcomers = new Map(
@@ -156,18 +221,13 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 		}
 		toConfirm.push(gone);
 	}
-	if (toConfirm.length > 0 && !purse) purse = await PollPurse.open(this, budgetShare);
-	const unconfirmed = purse ? await confirmGone(this, toConfirm, purse, fired, window.reads) : [];
-
 	const next: EventTriggerState = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: window.localTimeMs };
-	if (unconfirmed.length > 0) next.unconfirmed = unconfirmed;
-	if (!previous) staticData.state = next;
-	return previous ? deliver(this, next, fired, events, redeliverAfterRestart) : null;
+	return { fired, next, toConfirm };
 }
 
 /** The items of a check, and its state: with Redeliver After a Restart, pending until a later check confirms it. */
-function deliver(context: IPollFunctions, next: EventTriggerState, fired: Fired, events: TriggerEvent[], redeliverAfterRestart: boolean): INodeExecutionData[][] | null {
-	const staticData = context.getWorkflowStaticData('node') as IDataObject & { state?: EventTriggerState; pending?: PendingPosition<EventTriggerState> };
+function deliver(context: IPollFunctions, next: EventTriggerState, fired: Fired, { events, redeliverAfterRestart }: EventPollSettings): INodeExecutionData[][] | null {
+	const staticData = context.getWorkflowStaticData('node') as EventTriggerData;
 	if (next.unconfirmed?.length === 0) delete next.unconfirmed;
 	const items = fired
 		.filter(({ event }) => events.includes(event))

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { localInterval } from '../shared/dates';
+import { localInterval } from '../shared/time/dates';
 
 /** What the trigger remembers of one event or occurrence in its window. */
 export interface KnownEvent {
@@ -36,13 +36,13 @@ export interface EventTriggerState {
 export type TriggerEvent = 'created' | 'updated' | 'cancelled' | 'started' | 'ended';
 
 /** Start and end instants of an event as the service gives it (LocalDateTime + zone + duration). */
-export function eventInstants(event: IDataObject): { startMs: number; endMs: number } | undefined {
+function eventInstants(event: IDataObject): { startMs: number; endMs: number } | undefined {
 	const interval = localInterval(event.start, event.duration, event.timeZone);
 	return interval && { startMs: interval.start.toMillis(), endMs: interval.end.toMillis() };
 }
 
 /** A hash of the event's JSON with sorted keys, leaving out `updated`. */
-export function contentHash(event: IDataObject): string {
+function contentHash(event: IDataObject): string {
 	const text = JSON.stringify(event, (key, value: unknown) => {
 		if (key === 'updated') return undefined;
 		if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -75,7 +75,7 @@ function createdOrChangedSince(timestamp: unknown, sinceMs: number): boolean {
 	return !Number.isFinite(time) || time >= sinceMs;
 }
 
-export interface PollDecision {
+interface PollDecision {
 	fired: Array<{ event: TriggerEvent; data: IDataObject }>;
 	/** Known events that left the list while their time is still inside the window: deleted, or moved away? */
 	vanished: KnownEvent[];

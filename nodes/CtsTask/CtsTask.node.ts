@@ -1,18 +1,17 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { ctsApiTest } from '../shared/credentialTests';
-import { getTags } from '../shared/tagLists';
-import { getTimeZones } from '../shared/timeZones';
-import { withToolInputs } from '../shared/toolInputs';
-import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport';
-import { getReadableCalendars } from '../CtsEvent/listSearch/readableCalendars';
-import { searchCalendars } from '../CtsEvent/listSearch/searchCalendars';
+import { ctsApiTest } from '../shared/credentials/connectionTests';
+import { getTags } from '../shared/tasks/tagLists';
+import { getTimeZones } from '../shared/time/timeZones';
+import { withToolInputs } from '../shared/fields/toolInputs';
+import { SEND_THROUGH_TRANSPORT, SERVICE_REQUEST_DEFAULTS, SERVICE_REQUEST_OPERATIONS } from '../shared/transport/transport';
+import { getReadableCalendars } from '../shared/calendar/readableCalendars';
+import { searchCalendars } from '../shared/calendar/searchCalendars';
 import { searchTags } from './listSearch/searchTags';
 import { TASK_TOOL_TEXTS } from './shared/toolTexts';
 import { searchTasks } from './listSearch/searchTasks';
 import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
-import { getManyTasks } from './resources/task/getAll';
 import { planTasks } from './resources/task/plan';
 import { PLAN } from './resources/task/planFields';
 import { TASK_RESOURCE } from './shared/taskFields';
@@ -59,7 +58,7 @@ export class CtsTask implements INodeType {
 		credentialTest: { ctsApiTest },
 	};
 
-	// Get Many in a workflow, for its output-pane warning (see getManyTasks); Plan Tasks, to plan all
-	// input items at once (see planTasks). Tools run their routing, one call at a time.
-	customOperations = { task: { getAll: getManyTasks, [PLAN]: planTasks } };
+	// Plan Tasks plans all input items of a workflow at once (see planTasks): RoutingNode runs a routed
+	// operation once per item, each in its own context. Tools run its routing, one call at a time.
+	customOperations = { task: { [PLAN]: planTasks } };
 }

@@ -8,17 +8,18 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { SIMPLIFIED_TASK_FIELDS, simplifyTask } from '../CtsTask/shared/simplify';
-import { taskFilter, taskFilterOptions } from '../CtsTask/shared/taskFields';
-import { ctsApiTest } from '../shared/credentialTests';
-import { getTags } from '../shared/tagLists';
-import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/taskPaging';
-import { pendingPosition, redeliverOption, resolvePending, type PendingPosition } from '../shared/redelivery';
-import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggerOutput';
+import { SIMPLIFIED_TASK_FIELDS, simplifyTask } from '../shared/output/simplifyTask';
+import { taskFilter, taskFilterOptions } from '../shared/tasks/taskFilter';
+import { ctsApiTest } from '../shared/credentials/connectionTests';
+import { getTags } from '../shared/tasks/tagLists';
+import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/tasks/taskPaging';
+import { pendingPosition, positionAfterRestart, redeliverOption, type PendingPosition } from '../shared/triggers/redelivery';
+import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggers/triggerOutput';
 import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
 import { budgetShareOption, checkFrequencyHints, PollPurse, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 import { pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
+import { optionsCollection } from '../shared/fields/fields';
 
 type TaskTriggerData = IDataObject & {
 	cursor?: TaskCursor;
@@ -73,14 +74,7 @@ export class CtsTaskTrigger implements INodeType {
 				],
 			},
 			...triggerOutputFields('task', SIMPLIFIED_TASK_FIELDS),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [budgetShareOption, redeliverOption],
-			},
+			optionsCollection([budgetShareOption, redeliverOption]),
 		],
 	};
 
@@ -118,12 +112,8 @@ export class CtsTaskTrigger implements INodeType {
 			return null;
 		}
 
-		const { position, redelivering } = resolvePending(staticData.cursor, staticData.pending);
-		staticData.cursor = position;
+		staticData.cursor = positionAfterRestart(this, staticData.cursor, staticData.pending).position;
 		delete staticData.pending;
-		if (redelivering) {
-			this.logger.info(`${this.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
-		}
 		const result = await pollChanges.call(this, staticData.cursor as TaskCursor, budgetShare);
 		if (!result) return null;
 		if (result.overflowedAt.length > 0) {
@@ -157,11 +147,8 @@ async function pollOpenTaskEvents(
 	// The created/updated cursor would be stale when those events are read the other way again.
 	delete staticData.cursor;
 	delete staticData.pending;
-	const { position, redelivering } = resolvePending(staticData.openTasks, staticData.openTasksPending);
+	const { position } = positionAfterRestart(this, staticData.openTasks, staticData.openTasksPending);
 	delete staticData.openTasksPending;
-	if (redelivering) {
-		this.logger.info(`${this.getNode().name}: n8n restarted after a check that delivered changes; delivering them again (Redeliver After a Restart).`);
-	}
 	const result = await pollOpenTasks.call(this, position, budgetShare);
 	const items = result.tasks.filter(wanted).map((json) => ({ json }));
 	if (redeliverAfterRestart && items.length > 0) {

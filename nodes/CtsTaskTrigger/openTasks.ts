@@ -1,8 +1,8 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { PollPurse } from '../shared/pacing/triggerPacing';
-import { listTaskPage, walkTasks, type TaskCursor } from '../shared/taskPaging';
-import { ctsRequest } from '../shared/transport';
+import { listTaskPage, walkTasks, type TaskCursor } from '../shared/tasks/taskPaging';
+import { ctsRequest } from '../shared/transport/transport';
 
 /**
  * Task Completed and Task Deleted. The task list returns only open tasks, so a completed or
@@ -12,7 +12,7 @@ import { ctsRequest } from '../shared/transport';
  */
 
 /** The most open tasks followed: about 53 bytes of static data each (ID and `updated` in ms). */
-export const MAX_OPEN_TASKS = 10_000;
+const MAX_OPEN_TASKS = 10_000;
 
 /** Completed tasks remembered for Fetch Test Event. */
 const RECENT_COMPLETED = 5;
@@ -33,7 +33,7 @@ export interface OpenTaskState {
 	recentCompleted?: string[];
 }
 
-export interface OpenTaskPoll {
+interface OpenTaskPoll {
 	/** The tasks to deliver, each with `triggerEvent`, in the order they were found. */
 	tasks: IDataObject[];
 	/** The state after them; store it only with what is delivered. */

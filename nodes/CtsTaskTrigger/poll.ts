@@ -1,9 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { justBefore } from '../shared/dates';
+import { justBefore } from '../shared/time/dates';
 import type { PollPurse } from '../shared/pacing/triggerPacing';
-import { listTaskPage, requestTaskPage, TASK_PAGE_SIZE, tasksOf, walkTasks, type TaskCursor } from '../shared/taskPaging';
-import { answeredAt } from '../shared/transport';
+import { listTaskPage, requestTaskPage, TASK_PAGE_SIZE, tasksOf, walkTasks, type TaskCursor } from '../shared/tasks/taskPaging';
+import { answeredAt } from '../shared/transport/transport';
 import { changesFor, type FeedResult } from './taskFeed';
 
 /**

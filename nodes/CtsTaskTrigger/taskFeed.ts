@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { PerUser, PollPurse, triggerSpender } from '../shared/pacing/triggerPacing';
-import { listTaskPage, walkTasks, type TaskCursor } from '../shared/taskPaging';
+import { listTaskPage, walkTasks, type TaskCursor } from '../shared/tasks/taskPaging';
 
 /** The feed's key for the pacing of its reads (see `triggerPacing.ts`). */
 const FEED = 'task-changes';
@@ -38,7 +38,7 @@ export function seen(cursor: TaskCursor, task: IDataObject): boolean {
 }
 
 /** Whether cursor `a` has seen everything cursor `b` has. */
-export function atOrAfter(a: TaskCursor, b: TaskCursor): boolean {
+function atOrAfter(a: TaskCursor, b: TaskCursor): boolean {
 	if (!b.updated) return true;
 	if (!a.updated) return false;
 	const ta = Date.parse(a.updated);

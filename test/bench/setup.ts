@@ -34,7 +34,7 @@ export function forgetDistBudgets(): void {
 
 export const CtsTask = distNode('CtsTask/CtsTask.node.js', 'CtsTask');
 export const CtsEvent = distNode('CtsEvent/CtsEvent.node.js', 'CtsEvent');
-export const CtsEventV1 = distNode('CtsEventV1/CtsEventV1.node.js', 'CtsEventV1');
+export const CtsEventV1 = distNode('CtsEvent/CtsEventV1.node.js', 'CtsEventV1');
 export const CtsTaskTrigger = distNode('CtsTaskTrigger/CtsTaskTrigger.node.js', 'CtsTaskTrigger');
 export const CtsEventTrigger = distNode('CtsEventTrigger/CtsEventTrigger.node.js', 'CtsEventTrigger');
 

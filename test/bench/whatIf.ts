@@ -19,7 +19,7 @@ import { SandboxProcess } from './sandboxProcess';
 
 // The package's compiled transport layer (point budget, retries, errors), as the nodes use it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const transport = require(join(ROOT, 'dist', 'nodes', 'shared', 'transport.js'));
+const transport = require(join(ROOT, 'dist', 'nodes', 'shared', 'transport', 'transport.js'));
 
 async function createAsCustomOperation(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();

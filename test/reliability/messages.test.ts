@@ -6,7 +6,7 @@
  * another machine.
  */
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
-import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
+import { CtsEventV1 } from '../../nodes/CtsEvent/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { Engine, testCredential } from '../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';

@@ -9,7 +9,7 @@ import { Container } from '@n8n/di';
 import { Logger } from '@n8n/backend-common';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
-import { CtsEventV1 } from '../../nodes/CtsEventV1/CtsEventV1.node';
+import { CtsEventV1 } from '../../nodes/CtsEvent/CtsEventV1.node';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';

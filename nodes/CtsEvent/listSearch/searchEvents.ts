@@ -1,11 +1,11 @@
 import type { DateTime } from 'luxon';
 import { NodeOperationError, type IDataObject, type ILoadOptionsFunctions, type INodeListSearchResult } from 'n8n-workflow';
 
-import { localInterval } from '../../shared/dates';
-import { EVENT_LIST_DAYS } from '../../shared/eventListing';
-import { cachedList } from '../../shared/listCache';
-import { ctsRequest } from '../../shared/transport';
-import { resolveCalendar } from '../shared/calendarTarget';
+import { localInterval } from '../../shared/time/dates';
+import { EVENT_LIST_DAYS } from '../../shared/calendar/eventListing';
+import { cachedList } from '../../shared/transport/listCache';
+import { ctsRequest } from '../../shared/transport/transport';
+import { resolveCalendar } from '../../shared/calendar/calendarTarget';
 
 /** An event's start where it happens: "Tue 1 Dec 2026, 09:00" (the date alone for all-day events). */
 function startLabel(event: IDataObject, start: DateTime | undefined): string {

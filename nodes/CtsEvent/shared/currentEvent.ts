@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { locatorValue } from '../../shared/fields';
-import { itemState } from '../../shared/itemState';
-import { ctsRequest } from '../../shared/transport';
+import { locatorValue } from '../../shared/fields/fields';
+import { itemState } from '../../shared/transport/itemState';
+import { ctsRequest } from '../../shared/transport/transport';
 
 /**
  * Whether the event an Update names can be read before it is changed: only in v3 (v1 has no

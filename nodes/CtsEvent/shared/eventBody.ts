@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { alertId, alertOffset, locationKey, participantKey } from '../../shared/encoding';
-import { quoted } from '../../shared/errors';
+import { alertId, alertOffset, locationKey, participantKey } from './encoding';
+import { quoted } from '../../shared/transport/errors';
 
 /**
  * The event fields' values as the interface's body wants them: participants, attendees, alerts
@@ -19,7 +19,7 @@ export function listOf<T>(value: unknown, key: string): T[] {
 }
 
 /** The roles a participant can have (JSCalendar's, as the interface lists them). */
-export const PARTICIPANT_ROLES = ['attendee', 'chair', 'contact', 'informational', 'optional', 'owner'];
+const PARTICIPANT_ROLES = ['attendee', 'chair', 'contact', 'informational', 'optional', 'owner'];
 
 interface Person {
 	email: string;
@@ -32,7 +32,7 @@ interface Person {
  * each an address or `Name <address>` (the name may be quoted and contain a comma), optionally
  * followed by roles in parentheses: `Ann <ann@example.com> (chair, optional)`.
  */
-export function toPeople(value: unknown): Person[] {
+function toPeople(value: unknown): Person[] {
 	const entries = Array.isArray(value) ? value.map(String) : splitOutsideQuotes(String(value ?? ''));
 	return entries
 		.map((entry) => entry.trim())

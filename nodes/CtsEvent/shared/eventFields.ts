@@ -1,11 +1,12 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { invalidField } from '../../shared/errors';
-import { descriptionFormatField, listOrIdField, locatorValue, sendConverted, sendUnlessEmpty } from '../../shared/fields';
-import { EVENT_LIST_DAYS } from '../../shared/eventListing';
-import { sendCalendarTarget } from './calendarTarget';
+import { invalidField } from '../../shared/transport/errors';
+import { descriptionFormatField, listOrIdField, locatorValue, sendConverted, sendUnlessEmpty } from '../../shared/fields/fields';
+import { EVENT_LIST_DAYS } from '../../shared/calendar/eventListing';
+import { sendCalendarTarget } from '../../shared/calendar/calendarTarget';
 import { toAlerts, toAttendees, toLocations } from './eventBody';
 import { recurrenceFieldOptions } from './recurrenceFields';
+import { showFor } from '../../shared/fields/displayOptions';
 
 export const EVENT_RESOURCE = 'event';
 export type ApiVersion = 'v3' | 'v1';
@@ -14,12 +15,8 @@ export type ApiVersion = 'v3' | 'v1';
 export const ATTENDEES_TOOL_TEXT =
 	'People to invite, separated by commas, each an e-mail address or Name <address>, with roles in parentheses after it if they are not just attendee: attendee, chair, contact, informational, optional, owner. E.g. Ann <ann@example.com> (chair), Bob <bob@example.com> (attendee, optional), cid@example.com. On update, the people listed are added or changed; others stay.';
 
-/** displayOptions for fields of one event operation in the given interface versions. */
-export function showFor(operations: string[], versions: ApiVersion[] = ['v3', 'v1']): INodeProperties['displayOptions'] {
-	return { show: { apiVersion: versions, resource: [EVENT_RESOURCE], operation: operations } };
-}
 
-export const EVENT_ID_DESCRIPTION =
+const EVENT_ID_DESCRIPTION =
 	'Event ID exactly as the service gave it (IDs contain characters such as + / = and are case-sensitive; pass them unchanged)';
 
 /** The Event ID field: sent as `id` in the body, or in the query for Get. */
@@ -71,7 +68,7 @@ export function eventLocator(displayOptions: INodeProperties['displayOptions']):
  * {@link sendCalendarTarget}). v1 (create only) names no account: a Calendar ID.
  */
 export function calendarFields(operation: string, versions: ApiVersion[], description: string): INodeProperties[] {
-	const v3 = showFor([operation], ['v3']);
+	const v3 = showFor(EVENT_RESOURCE, [operation], { apiVersion: ['v3'] });
 	const fields: INodeProperties[] = [
 		listOrIdField(
 			{
@@ -105,7 +102,7 @@ export function calendarFields(operation: string, versions: ApiVersion[], descri
 			required: true,
 			default: '',
 			description,
-			displayOptions: showFor([operation], ['v1']),
+			displayOptions: showFor(EVENT_RESOURCE, [operation], { apiVersion: ['v1'] }),
 			routing: { send: { type: 'body', property: 'calendarId' } },
 		});
 	}

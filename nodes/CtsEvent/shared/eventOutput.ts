@@ -6,17 +6,11 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { invalidField } from '../../shared/errors';
-import { addNotice, withNotices } from '../../shared/itemState';
-import { shapeOutput } from '../../shared/output';
-import { simplifyEvent } from './simplify';
-import { eventEnd, eventTiming, TimingError, type TimingInput } from './timing';
-
-/** The event plus a computed `end` (LocalDateTime in the event's zone; for all-day events the day after the last day). */
-export function withEnd(event: IDataObject): IDataObject {
-	const end = eventEnd(event);
-	return end === undefined ? event : { ...event, end };
-}
+import { invalidField } from '../../shared/transport/errors';
+import { addNotice, withNotices } from '../../shared/transport/itemState';
+import { shapeOutput } from '../../shared/output/outputShape';
+import { simplifyEvent } from '../../shared/output/simplifyEvent';
+import { eventTiming, TimingError, type TimingInput } from './timing';
 
 export async function outputEvent(
 	this: IExecuteSingleFunctions,

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { hasExplicitOffset, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateTime } from '../../shared/dates';
-import { invalidField, quoted } from '../../shared/errors';
-import { isEmptyValue, toStringList } from '../../shared/fields';
+import { hasExplicitOffset, LOCAL_DATE_TIME_FORMAT, parseDateInput, toLocalDateTime } from '../../shared/time/dates';
+import { invalidField, quoted } from '../../shared/transport/errors';
+import { isEmptyValue, toStringList } from '../../shared/fields/fields';
 import { canReadCurrentEvent, currentEvent } from './currentEvent';
 import { listOf } from './eventBody';
 import { asRuleCollection, parseRrule, type RuleInput } from './rrule';

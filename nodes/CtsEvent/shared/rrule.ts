@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { quoted } from '../../shared/errors';
+import { quoted } from '../../shared/transport/errors';
 
 /** The Recurrence fields' values, as the editor's rule holds them (see `toRecurrenceRules`). */
 export interface RuleInput {

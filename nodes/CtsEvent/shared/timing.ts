@@ -5,18 +5,17 @@ import {
 	hasExplicitOffset,
 	isIanaZone,
 	isIsoDuration,
-	localEnd,
 	LOCAL_DATE_TIME_FORMAT,
 	notIanaZoneProblem,
 	parseDateInput,
 	skippedWallClock,
 	skippedWallClockNotice,
 	toLocalDateTime,
-} from '../../shared/dates';
-import { quoted } from '../../shared/errors';
+} from '../../shared/time/dates';
+import { quoted } from '../../shared/transport/errors';
 
 /** The four timing fields the service wants together: start, duration, timeZone, showWithoutTime. */
-export interface EventTiming {
+interface EventTiming {
 	start: string;
 	duration: string;
 	timeZone: string | null;
@@ -118,7 +117,7 @@ function checkedDuration(value: unknown): string {
 }
 
 /** ISO 8601 duration from start to end: whole days in wall-clock time, the rest exact. */
-export function durationBetween(start: DateTime, end: DateTime): string {
+function durationBetween(start: DateTime, end: DateTime): string {
 	if (end <= start) throw new TimingError('End', 'must be after Start');
 	let days = Math.floor(end.diff(start, 'days').days);
 	// Whole days are counted on the wall clock, so a day that has 23 or 25 hours still counts as one.
@@ -126,9 +125,4 @@ export function durationBetween(start: DateTime, end: DateTime): string {
 	const rest = end.diff(start.plus({ days }), ['hours', 'minutes', 'seconds']);
 	const duration = Duration.fromObject({ days, hours: rest.hours, minutes: rest.minutes, seconds: Math.round(rest.seconds) });
 	return duration.removeZeros().toISO() ?? 'PT0S';
-}
-
-/** The end of an event as LocalDateTime in its zone: start plus duration (all-day: the day after the last). */
-export function eventEnd(event: { start?: unknown; duration?: unknown; timeZone?: unknown }): string | undefined {
-	return localEnd(event.start, event.duration, event.timeZone);
 }

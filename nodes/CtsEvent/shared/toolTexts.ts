@@ -1,4 +1,4 @@
-import { TOOL_ZONE_READING, type ToolTexts } from '../../shared/toolInputs';
+import { TOOL_ZONE_READING, type ToolTexts } from '../../shared/fields/toolInputs';
 import { ATTENDEES_TOOL_TEXT } from './eventFields';
 
 /** How an event's own times are read: in the event's time zone, which the tool sets. */

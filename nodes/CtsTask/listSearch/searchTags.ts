@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { readForPicker } from '../../shared/listCache';
-import { listTags } from '../../shared/tagLists';
+import { readForPicker } from '../../shared/transport/listCache';
+import { listTags } from '../../shared/tasks/tagLists';
 
 /** "From List" of the Tag field: every tag by name; a search filters by name or finds an exact ID. */
 export async function searchTags(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { cachedList, readForPicker } from '../../shared/listCache';
-import { listTaskPage, walkTasks } from '../../shared/taskPaging';
+import { cachedList, readForPicker } from '../../shared/transport/listCache';
+import { listTaskPage, walkTasks } from '../../shared/tasks/taskPaging';
 
 /** Most open tasks the list reads (5 list calls, 50 points): what a dropdown can usefully show. */
 const TASK_LIST_MAX = 500;

@@ -1,16 +1,13 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { invalidField, quoted } from '../../shared/errors';
-import { listOrIdField, locatorValue } from '../../shared/fields';
+import { invalidField, quoted } from '../../shared/transport/errors';
+import { listOrIdField, locatorValue } from '../../shared/fields/fields';
+import { showFor } from '../../shared/fields/displayOptions';
 
 export const TAG_RESOURCE = 'tag';
 
 const COLOR = /^#[0-9a-f]{6}$/i;
 
-/** displayOptions for the fields of one Tag operation. */
-export function showFor(operation: string): INodeProperties['displayOptions'] {
-	return { show: { resource: [TAG_RESOURCE], operation: [operation] } };
-}
 
 /**
  * Name and colour as the service requires them, refused before the request naming the field:
@@ -46,7 +43,7 @@ export function tagField(operation: string, send: 'body' | 'query', description:
 			name: 'tagId',
 			required: true,
 			description,
-			displayOptions: showFor(operation),
+			displayOptions: showFor(TAG_RESOURCE, [operation]),
 			routing: { send: { type: send, property: 'id' } },
 		},
 		{ searchListMethod: 'searchTags', placeholder: 'Select a tag...' },

@@ -1,40 +1,14 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
-	type INodeExecutionData,
-	type INodeProperties,
-	type PostReceiveAction,
-} from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { isIsoDuration, parseDateInput } from '../../shared/dates';
-import { invalidField, isToolNode, quoted } from '../../shared/errors';
-import {
-	listOrIdField,
-	sendUnlessEmpty,
-	locatorValue,
-	sendConverted,
-	isEmptyValue,
-	refuseBlankTitle,
-	sendLocalDateTime,
-	sendTimeZone,
-	timeZoneField,
-	toStringList,
-} from '../../shared/fields';
-import { itemState, withNotices } from '../../shared/itemState';
-import { shapeOutput } from '../../shared/output';
-import { simplifyTask } from './simplify';
-import { tagNamesIfKnown, tagsField } from '../../shared/tagLists';
-import { ctsRequest } from '../../shared/transport';
+import { isIsoDuration, parseDateInput } from '../../shared/time/dates';
+import { quoted } from '../../shared/transport/errors';
+import { isEmptyValue, listOrIdField, sendConverted, sendLocalDateTime, sendTimeZone, sendUnlessEmpty, timeZoneField, toStringList } from '../../shared/fields/fields';
+import { tagsField } from '../../shared/tasks/tagLists';
+import { priorityOptions } from '../../shared/tasks/taskFilter';
+import { showFor } from '../../shared/fields/displayOptions';
+import { recordSentFields } from './taskWrites';
 
 export const TASK_RESOURCE = 'task';
-
-/** displayOptions for fields of one task operation. */
-export function showFor(operation: string): INodeProperties['displayOptions'] {
-	return { show: { resource: [TASK_RESOURCE], operation: [operation] } };
-}
 
 /** A task picked from the open tasks ("From List", newest first) or given by its ID. */
 export function taskLocator(
@@ -54,58 +28,7 @@ export function taskLocator(
 
 /** The Task field of an operation, sent as `id` where the operation expects it. */
 export function taskIdField(operation: string, send: 'body' | 'query', description: string, defaultMode: 'list' | 'id' = 'list'): INodeProperties {
-	return taskLocator('Task', 'taskId', description, { displayOptions: showFor(operation), routing: { send: { type: send, property: 'id' } } }, defaultMode);
-}
-
-export const priorityOptions = [
-	{ name: 'None', value: 0 },
-	{ name: '1 (Highest)', value: 1 },
-	{ name: '2', value: 2 },
-	{ name: '3', value: 3 },
-	{ name: '4', value: 4 },
-	{ name: '5 (Medium)', value: 5 },
-	{ name: '6', value: 6 },
-	{ name: '7', value: 7 },
-	{ name: '8', value: 8 },
-	{ name: '9 (Lowest)', value: 9 },
-];
-
-/**
- * Filters on open tasks the service cannot apply itself (it lists all open tasks), applied to what
- * it returns: the same in Get Many and in the Task Trigger.
- */
-export function taskFilterOptions(): INodeProperties[] {
-	return [
-		{
-			displayName: 'Priorities',
-			name: 'priorities',
-			type: 'multiOptions',
-			options: priorityOptions,
-			default: [],
-			description: 'Only tasks with one of these priorities',
-		},
-		tagsField('Only tasks that carry at least one of these tags'),
-		{
-			displayName: 'Task List ID',
-			name: 'taskListId',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. groceries',
-			description: 'Only tasks in the task list with this ID ("default" is the list every account has)',
-		},
-	];
-}
-
-/** The test of the filters of {@link taskFilterOptions}, or undefined when none is set. */
-export function taskFilter(filters: IDataObject): ((task: IDataObject) => boolean) | undefined {
-	const taskListId = String(filters.taskListId ?? '').trim();
-	const tags = toStringList(filters.tags ?? '');
-	const priorities = ((filters.priorities as number[] | undefined) ?? []).map(Number);
-	if (!taskListId && tags.length === 0 && priorities.length === 0) return undefined;
-	return (task) =>
-		(!taskListId || task.taskListId === taskListId) &&
-		(tags.length === 0 || ((task.tags as string[] | undefined) ?? []).some((tag) => tags.includes(tag))) &&
-		(priorities.length === 0 || priorities.includes(Number(task.priority ?? 0)));
+	return taskLocator('Task', 'taskId', description, { displayOptions: showFor(TASK_RESOURCE, [operation]), routing: { send: { type: send, property: 'id' } } }, defaultMode);
 }
 
 /**
@@ -222,120 +145,6 @@ export function estimatedDurationOption(collection: string): INodeProperties {
 }
 
 /**
- * Refuses an empty title before any request ({@link refuseBlankTitle}). As a tool, an empty title
- * on an update means "keep it", as tool descriptions tell an agent for optional values.
- */
-export async function checkTitle(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const body = requestOptions.body as IDataObject;
-	if ('title' in body && body.title === undefined && isToolNode(this.getNode()) && this.getNodeParameter('operation', '') === 'update') delete body.title;
-	return await refuseBlankTitle.call(this, requestOptions);
-}
-
-/** Refuses an update that would change nothing. */
-export async function requireUpdateFields(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	// Reads the collection, not the body: some fields are written by preSend steps that run later.
-	if (Object.keys(this.getNodeParameter('updateFields', {}) as IDataObject).length === 0) {
-		throw invalidField(this.getNode(), 'Update Fields', 'add at least one field to change', this.getItemIndex());
-	}
-	return requestOptions;
-}
-
-/** Reads a task by ID (1 point). */
-export async function readTask(context: IExecuteSingleFunctions, id: string): Promise<IDataObject | null> {
-	const response = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } });
-	return ((response.data as IDataObject | undefined)?.task as IDataObject | null) ?? null;
-}
-
-/**
- * Output of a write the service answers without the task (204, or `{ id }` on create): by
- * default `{ id, ...the fields sent, ...extra }` at no further cost; the task as it is after the
- * change (one more call, 1 point) when `readBackParameter` is on. A failed read-back does not
- * fail silently, but it never re-sends the write either.
- */
-export function outputAfterWrite(readBackParameter: string | undefined, extra: IDataObject): PostReceiveAction {
-	return async function (
-		this: IExecuteSingleFunctions,
-		_items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
-		const id = this.getNodeParameter('operation', '') === 'create' ? createdTaskId(this, response) : locatorValue(this.getNodeParameter('taskId', ''));
-		if (!readBackParameter || !this.getNodeParameter(readBackParameter, false)) {
-			return [{ json: withNotices(this, await withTagNames(this, { id, ...sentFields(this), ...extra })) }];
-		}
-		let task: IDataObject | null;
-		try {
-			task = await readTask(this, id);
-		} catch (error) {
-			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but reading the task back failed: ${(error as Error).message}`, {
-				itemIndex: this.getItemIndex(),
-				description: `Turn off Return Task, or read the task with the Get operation. ${(error as { description?: string }).description ?? ''}`.trim(),
-			});
-		}
-		if (!task) {
-			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but the task could not be read back`, {
-				itemIndex: this.getItemIndex(),
-			});
-		}
-		const shaped = shapeOutput((name, fallback) => this.getNodeParameter(name, fallback), withNotices(this, task), simplifyTask);
-		// Raw output stays the service's task; the simplified one names the tags where the node knows them.
-		return [{ json: this.getNodeParameter('output', 'simplified') === 'raw' ? shaped : await withTagNames(this, shaped) }];
-	};
-}
-
-/** Keeps the write's request, so its output can show the fields sent (see {@link outputAfterWrite}). */
-async function recordSentFields(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	itemState(this).sentRequest = requestOptions;
-	return requestOptions;
-}
-
-/**
- * The fields a write sent, as a task shows them: the parent task's ID instead of the relation map
- * (as the simplified task has it); `id` is the task's and comes first in the output.
- */
-function sentFields(context: IExecuteSingleFunctions): IDataObject {
-	const body = itemState(context).sentRequest?.body;
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
-	const { relatedTo, ...fields } = body as IDataObject;
-	delete fields.id;
-	if (relatedTo && typeof relatedTo === 'object') {
-		const parent = Object.entries(relatedTo as Record<string, IDataObject>).find(([, relation]) => (relation?.relation as IDataObject | undefined)?.parent === true);
-		if (parent) fields.parentTaskId = parent[0];
-	}
-	return fields;
-}
-
-/** Adds `tagNames` beside the tag IDs when the tag list is at hand (never a list call for it). */
-export async function withTagNames(context: IExecuteSingleFunctions, json: IDataObject): Promise<IDataObject> {
-	if (!('tags' in json)) return json;
-	const tagNames = await tagNamesIfKnown(context, json.tags);
-	if (!tagNames) return json;
-	const named: IDataObject = {};
-	for (const [key, value] of Object.entries(json)) {
-		named[key] = value;
-		if (key === 'tags') named.tagNames = tagNames;
-	}
-	return named;
-}
-
-/** The ID the service gave a created task (`{ data: { id } }`); an answer without one is an error, not `{ id: '' }`. */
-function createdTaskId(context: IExecuteSingleFunctions, response: IN8nHttpFullResponse): string {
-	const id = ((response.body as IDataObject | undefined)?.data as IDataObject | undefined)?.id;
-	if (typeof id !== 'string' || id === '') {
-		throw new NodeOperationError(context.getNode(), 'The service answered the create request without a task ID', {
-			itemIndex: context.getItemIndex(),
-			description: `It answered HTTP ${response.statusCode} with ${JSON.stringify(response.body ?? null).slice(0, 200)}. The task may have been created: check the task list before running the workflow again.`,
-		});
-	}
-	return id;
-}
-
-/**
  * Option of every write the service answers without the task (create: its ID; update, move,
  * complete, reopen: nothing): read the task back and output it. Off by default: the write alone
  * costs 1 point, the read-back doubles that, and the account's point budget is what large runs
@@ -348,7 +157,7 @@ export function returnTaskField(operation: string): INodeProperties {
 		type: 'boolean',
 		default: false,
 		description: 'Whether to read the task after the change and output it whole, for 1 more point per item. Off: the output is its ID, the fields sent and success: true.',
-		displayOptions: showFor(operation),
+		displayOptions: showFor(TASK_RESOURCE, [operation]),
 		// Runs after the fields' steps (it is the operation's last field), so the body is complete.
 		routing: { send: { preSend: [recordSentFields] } },
 	};
@@ -362,7 +171,7 @@ export function occurrenceStartField(operation: string, description: string): IN
 		type: 'dateTime',
 		default: '',
 		description: `${description}. Leave empty for a task that does not repeat. A time without offset is read in the workflow's time zone.`,
-		displayOptions: showFor(operation),
+		displayOptions: showFor(TASK_RESOURCE, [operation]),
 		routing: {
 			send: {
 				preSend: [

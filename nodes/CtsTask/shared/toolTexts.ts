@@ -1,4 +1,4 @@
-import { TOOL_ZONE_READING, type ToolTexts } from '../../shared/toolInputs';
+import { TOOL_ZONE_READING, type ToolTexts } from '../../shared/fields/toolInputs';
 
 const TASK_LIST_SOURCE = 'the taskListId of a task as the service returned it, or "default" (the list every account has)';
 

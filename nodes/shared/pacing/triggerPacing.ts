@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions, NodeHint } from 'n8n-workflow';
 
-import { credentialUserKey } from '../credentialUser';
+import { credentialUserKey } from '../transport/credentialUser';
 import {
 	checkSpacingMs,
 	DEFAULT_BUDGET_SHARE,

@@ -1,15 +1,16 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Interval } from '../../../shared/freeTime';
+import type { Interval } from '../../../shared/calendar/freeTime';
 import type { AgendaEntry } from './agendaEntries';
+import { zonedIso } from '../../../shared/time/dates';
 
 /**
  * The Digest of an agenda: one item ready to send, with a Markdown text for chat apps, an HTML
  * table for e-mail and counts. Pure: the free time is computed by the caller.
  */
 
-export interface DigestInput {
+interface DigestInput {
 	range: Interval;
 	zone: string;
 	/** One local day (Period Day), or a range. */
@@ -29,7 +30,7 @@ function escapeHtml(text: string): string {
 }
 
 /** "4 h 30 min", "45 min", "0 min". */
-export function minutesText(minutes: number): string {
+function minutesText(minutes: number): string {
 	const hours = Math.floor(minutes / 60);
 	const rest = minutes % 60;
 	if (hours === 0) return `${rest} min`;
@@ -76,7 +77,7 @@ function heading(input: DigestInput): string {
 }
 
 /** The counts of a digest. */
-export function digestCounts(entries: AgendaEntry[]): IDataObject {
+function digestCounts(entries: AgendaEntry[]): IDataObject {
 	const count = (test: (entry: AgendaEntry) => boolean) => entries.filter(test).length;
 	return {
 		events: count((entry) => entry.kind === 'event'),
@@ -147,7 +148,7 @@ function html(input: DigestInput, summary: string): string {
 
 /** The Digest item (without notices). */
 export function digest(input: DigestInput): IDataObject {
-	const iso = (ms: number) => local(ms, input.zone).toISO({ suppressMilliseconds: true });
+	const iso = (ms: number) => zonedIso(ms, input.zone);
 	const freeMinutes = Math.round(input.free.reduce((sum, slot) => sum + slot.end - slot.start, 0) / MINUTE);
 	const counts = digestCounts(input.entries);
 	const summary = summaryLine(counts, freeMinutes, input);

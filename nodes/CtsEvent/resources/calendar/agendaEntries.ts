@@ -1,10 +1,10 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { calendarName, type CalendarInfo } from '../../../shared/calendarLists';
-import { isIanaZone, parseDateInput } from '../../../shared/dates';
-import { eventInterval, type Interval } from '../../../shared/freeTime';
-import { blockTaskId } from '../../../shared/taskBlocks';
+import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { isIanaZone, parseDateInput, zonedIso } from '../../../shared/time/dates';
+import { eventInterval, type Interval } from '../../../shared/calendar/freeTime';
+import { blockTaskId } from '../../../shared/calendar/taskBlocks';
 
 /**
  * The entries of an agenda, from listed events and open tasks: pure, no requests. An event that
@@ -12,7 +12,7 @@ import { blockTaskId } from '../../../shared/taskBlocks';
  * at its due time.
  */
 
-export type EntryKind = 'event' | 'timeBlock' | 'task';
+type EntryKind = 'event' | 'timeBlock' | 'task';
 
 export interface AgendaEntry {
 	kind: EntryKind;
@@ -28,7 +28,7 @@ export interface AgendaEntry {
 	json: IDataObject;
 }
 
-export interface AgendaRules {
+interface AgendaRules {
 	range: Interval;
 	zone: string;
 	includeDeclined: boolean;
@@ -38,15 +38,13 @@ export interface AgendaRules {
 	now: number;
 }
 
-const iso = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? '';
-
 function isDeclined(event: IDataObject): boolean {
 	const participants = Object.values((event.participants as IDataObject | undefined) ?? {}) as IDataObject[];
 	return participants.some((participant) => participant?.accountOwner === true && participant.participationStatus === 'declined');
 }
 
 /** The instant a task is due: its due time in its own zone (else the agenda's). */
-export function dueInstant(task: IDataObject, zone: string): number | undefined {
+function dueInstant(task: IDataObject, zone: string): number | undefined {
 	if (typeof task.due !== 'string' || task.due === '') return undefined;
 	return parseDateInput(task.due, isIanaZone(task.timeZone) ? task.timeZone : zone)?.toMillis();
 }
@@ -54,7 +52,7 @@ export function dueInstant(task: IDataObject, zone: string): number | undefined 
 /** The fields of a task that matter in an agenda. */
 function taskFields(task: IDataObject, zone: string): IDataObject {
 	const due = dueInstant(task, zone);
-	const fields: IDataObject = { taskId: task.id, due: due === undefined ? null : iso(due, zone), priority: task.priority ?? 0, progress: task.progress };
+	const fields: IDataObject = { taskId: task.id, due: due === undefined ? null : zonedIso(due, zone), priority: task.priority ?? 0, progress: task.progress };
 	if (task.estimatedDuration) fields.estimatedDuration = task.estimatedDuration;
 	if (task.taskListId) fields.taskListId = task.taskListId;
 	return fields;
@@ -86,8 +84,8 @@ function eventEntry(event: IDataObject, interval: Interval, names: Map<string, s
 	const json: IDataObject = {
 		kind: taskId === undefined ? 'event' : 'timeBlock',
 		title,
-		start: iso(interval.start, zone),
-		end: iso(interval.end, zone),
+		start: zonedIso(interval.start, zone),
+		end: zonedIso(interval.end, zone),
 		allDay,
 		timeZone: zone,
 		...(free ? { free: true } : {}),
@@ -104,7 +102,7 @@ function eventEntry(event: IDataObject, interval: Interval, names: Map<string, s
 
 function taskEntry(task: IDataObject, due: number, overdue: boolean, zone: string): AgendaEntry {
 	const title = String(task.title ?? '');
-	const json: IDataObject = { kind: 'task', title, start: iso(due, zone), allDay: false, timeZone: zone, ...(overdue ? { overdue: true } : {}), ...taskFields(task, zone) };
+	const json: IDataObject = { kind: 'task', title, start: zonedIso(due, zone), allDay: false, timeZone: zone, ...(overdue ? { overdue: true } : {}), ...taskFields(task, zone) };
 	return { kind: 'task', title, start: due, end: due, allDay: false, overdue, free: false, declined: false, json };
 }
 
@@ -114,7 +112,7 @@ function shownDate(entry: AgendaEntry, rules: AgendaRules): string {
 }
 
 /** Overdue tasks first; then day by day: all-day events, then the rest by start, end and title. */
-export function sortEntries(entries: AgendaEntry[], rules: AgendaRules): AgendaEntry[] {
+function sortEntries(entries: AgendaEntry[], rules: AgendaRules): AgendaEntry[] {
 	const group = (entry: AgendaEntry) => (entry.overdue ? 0 : entry.allDay ? 1 : 2);
 	const keyed = entries.map((entry) => ({ entry, date: entry.overdue ? '' : shownDate(entry, rules) }));
 	keyed.sort(

@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
-import { calendarName } from '../../../shared/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { toStringList } from '../../../shared/fields';
+import { busySummary, chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { calendarName } from '../../../shared/calendar/calendarLists';
+import { isIanaZone, notIanaZoneProblem, utcIso, zonedIso } from '../../../shared/time/dates';
+import { invalidField } from '../../../shared/transport/errors';
+import { toStringList } from '../../../shared/fields/fields';
 import {
 	busyEvents,
 	clipBlocks,
@@ -14,10 +14,10 @@ import {
 	type BusyBlock,
 	type Interval,
 	type WorkingHours,
-} from '../../../shared/freeTime';
-import type { OperationItem } from '../../../shared/itemOperation';
-import { readWorkingHours } from '../../../shared/workingHours';
-import { MAX_RANGE_MONTHS } from './findFreeTimeFields';
+} from '../../../shared/calendar/freeTime';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
+import { readStartEnd } from '../../../shared/time/rangeFields';
 
 const MINUTE = 60_000;
 
@@ -36,17 +36,12 @@ interface FreeTimeQuery {
 }
 
 /** Reads and checks the parameters of one item, before any request. */
-function readQuery({ context, itemIndex, parameter }: OperationItem): FreeTimeQuery {
+function readQuery(item: OperationItem): FreeTimeQuery {
+	const { context, itemIndex, parameter } = item;
 	const node = context.getNode();
 	const zone = String(parameter('timeZone', '') || context.getTimezone());
 	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
-	const startValue = parameter('start', '');
-	const start = parseDateInput(startValue, zone);
-	if (!start) throw invalidField(node, 'Start', `${quoted(startValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-	const endValue = parameter('end', '');
-	const end = parseDateInput(endValue, zone);
-	if (!end) throw invalidField(node, 'End', `${quoted(endValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
+	const { start, end } = readStartEnd(item, zone);
 	if (end > start.setZone(zone).plus({ months: MAX_RANGE_MONTHS })) {
 		throw invalidField(node, 'End', `must be at most ${MAX_RANGE_MONTHS} months after Start`, itemIndex, 'Search a longer time in several runs, one per 6 months.');
 	}
@@ -74,13 +69,11 @@ function readQuery({ context, itemIndex, parameter }: OperationItem): FreeTimeQu
 }
 
 function times(interval: Interval, zone: string): IDataObject {
-	const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
-	const local = (ms: number) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true });
 	return {
-		start: utc(interval.start),
-		end: utc(interval.end),
-		startInZone: local(interval.start),
-		endInZone: local(interval.end),
+		start: utcIso(interval.start),
+		end: utcIso(interval.end),
+		startInZone: zonedIso(interval.start, zone),
+		endInZone: zonedIso(interval.end, zone),
 		timeZone: zone,
 		durationMinutes: Math.round((interval.end - interval.start) / MINUTE),
 	};

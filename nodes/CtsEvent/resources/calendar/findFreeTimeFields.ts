@@ -1,14 +1,12 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT } from '../../../shared/dates';
-import { timeZoneField } from '../../../shared/fields';
-import { maxWaitOption } from '../../../shared/transport';
-import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
+import { DATE_TIME_HINT } from '../../../shared/time/dates';
+import { optionsCollection, timeZoneField } from '../../../shared/fields/fields';
+import { maxWaitOption } from '../../../shared/transport/transport';
+import { MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/calendar/busyTimeFields';
 
 export const FIND_FREE_TIME = 'findFreeTime';
-
-/** The longest range Find Free Time reads: the service's longest list window. */
-export const MAX_RANGE_MONTHS = 6;
 
 const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: [FIND_FREE_TIME] } };
 const slotsOnly = { freeTimeOutput: ['slots'] };
@@ -57,44 +55,37 @@ const fields: INodeProperties[] = [
 		displayOptions: { show: slotsOnly },
 	},
 	...workingHoursFields(slotsOnly),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			allDayEventsOption,
-			{
-				displayName: 'Buffer After (Minutes)',
-				name: 'bufferAfter',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 1440 },
-				default: 0,
-				description: 'Time kept free after each busy event (it counts as busy)',
-			},
-			{
-				displayName: 'Buffer Before (Minutes)',
-				name: 'bufferBefore',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 1440 },
-				default: 0,
-				description: 'Time kept free before each busy event (it counts as busy)',
-			},
-			{
-				displayName: 'Slots Start Every (Minutes)',
-				name: 'slotStep',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 1440 },
-				default: 0,
-				description:
-					'Start slots on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone. 0: a slot starts as soon as the time is free (on the whole minute).',
-				displayOptions: { show: { '/freeTimeOutput': ['slots'] } },
-			},
-			unreadableCalendarsOption,
-			maxWaitOption,
-		],
-	},
+	optionsCollection([
+		allDayEventsOption,
+		{
+			displayName: 'Buffer After (Minutes)',
+			name: 'bufferAfter',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 1440 },
+			default: 0,
+			description: 'Time kept free after each busy event (it counts as busy)',
+		},
+		{
+			displayName: 'Buffer Before (Minutes)',
+			name: 'bufferBefore',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 1440 },
+			default: 0,
+			description: 'Time kept free before each busy event (it counts as busy)',
+		},
+		{
+			displayName: 'Slots Start Every (Minutes)',
+			name: 'slotStep',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 1440 },
+			default: 0,
+			description:
+				'Start slots on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone. 0: a slot starts as soon as the time is free (on the whole minute).',
+			displayOptions: { show: { '/freeTimeOutput': ['slots'] } },
+		},
+		unreadableCalendarsOption,
+		maxWaitOption,
+	]),
 ];
 
 export const findFreeTimeDescription: INodeProperties[] = updateDisplayOptions(operationShown, fields);

@@ -1,17 +1,18 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { toStringList } from '../../../shared/fields';
-import { busyEvents, freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/freeTime';
-import type { OperationItem } from '../../../shared/itemOperation';
-import { listTaskPage, walkTasks } from '../../../shared/taskPaging';
-import { readWorkingHours } from '../../../shared/workingHours';
+import { chosenCalendars, listCalendarEvents } from '../../../shared/calendar/busyTime';
+import { isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/time/dates';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { toStringList } from '../../../shared/fields/fields';
+import { busyEvents, freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
+import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { agendaEntries } from './agendaEntries';
 import { digest } from './agendaDigest';
 import { MAX_AGENDA_DAYS } from './getAgendaFields';
+import { readStartEnd } from '../../../shared/time/rangeFields';
 
 interface AgendaQuery {
 	calendarValues: string[];
@@ -38,15 +39,10 @@ function readDay({ context, itemIndex, parameter }: OperationItem, zone: string)
 }
 
 /** Start and End of Period Range, checked. */
-function readRange({ context, itemIndex, parameter }: OperationItem, zone: string): Interval {
+function readRange(item: OperationItem, zone: string): Interval {
+	const { context, itemIndex } = item;
 	const node = context.getNode();
-	const startValue = parameter('start', '');
-	const start = parseDateInput(startValue, zone);
-	if (!start) throw invalidField(node, 'Start', `${quoted(startValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-	const endValue = parameter('end', '');
-	const end = parseDateInput(endValue, zone);
-	if (!end) throw invalidField(node, 'End', `${quoted(endValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
+	const { start, end } = readStartEnd(item, zone);
 	if (end > start.setZone(zone).plus({ days: MAX_AGENDA_DAYS })) {
 		throw invalidField(node, 'End', `must be at most ${MAX_AGENDA_DAYS} days after Start`, itemIndex, 'Show a longer time in several runs.');
 	}

@@ -1,10 +1,10 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT } from '../../../shared/dates';
-import { timeZoneField } from '../../../shared/fields';
-import { fromAI } from '../../../shared/toolInputs';
-import { maxWaitOption } from '../../../shared/transport';
-import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
+import { DATE_TIME_HINT } from '../../../shared/time/dates';
+import { optionsCollection, timeZoneField } from '../../../shared/fields/fields';
+import { fromAI } from '../../../shared/fields/toolInputs';
+import { maxWaitOption } from '../../../shared/transport/transport';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/calendar/busyTimeFields';
 
 export const GET_AGENDA = 'getAgenda';
 
@@ -13,7 +13,7 @@ export const MAX_AGENDA_DAYS = 31;
 
 const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: [GET_AGENDA] } };
 
-export const AGENDA_COST_HINT =
+const AGENDA_COST_HINT =
 	'Costs 10 points for the calendar list (reused for a minute), 10 per account of the chosen calendars, and with tasks 10 per 100 open tasks.';
 
 /**
@@ -102,37 +102,30 @@ const fields: INodeProperties[] = [
 		description: 'Whether to show the open tasks due in the period and the tasks behind time blocks (reads the open tasks: 10 points per 100)',
 	},
 	...workingHoursFields({ agendaOutput: ['digest'] }),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				...allDayEventsOption,
-				description: 'Whether busy all-day events take the free time of their days in the Digest (they are shown either way)',
-				displayOptions: { show: { '/agendaOutput': ['digest'] } },
-			},
-			{
-				displayName: 'Declined Invitations',
-				name: 'includeDeclined',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to show invitations the user declined (marked "declined": true); they never take free time',
-			},
-			{
-				displayName: 'Overdue Tasks',
-				name: 'includeOverdue',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to show open tasks that were due before the period (and before now) too, first',
-				displayOptions: { show: { '/includeTasks': [true] } },
-			},
-			{ ...unreadableCalendarsOption, default: 'skip', description: 'What to do with a calendar that cannot be read (its connection expired or was revoked, or the user may not read it): its events are missing from the agenda' },
-			maxWaitOption,
-		],
-	},
+	optionsCollection([
+		{
+			...allDayEventsOption,
+			description: 'Whether busy all-day events take the free time of their days in the Digest (they are shown either way)',
+			displayOptions: { show: { '/agendaOutput': ['digest'] } },
+		},
+		{
+			displayName: 'Declined Invitations',
+			name: 'includeDeclined',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to show invitations the user declined (marked "declined": true); they never take free time',
+		},
+		{
+			displayName: 'Overdue Tasks',
+			name: 'includeOverdue',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to show open tasks that were due before the period (and before now) too, first',
+			displayOptions: { show: { '/includeTasks': [true] } },
+		},
+		{ ...unreadableCalendarsOption, default: 'skip', description: 'What to do with a calendar that cannot be read (its connection expired or was revoked, or the user may not read it): its events are missing from the agenda' },
+		maxWaitOption,
+	]),
 ];
 
 export const getAgendaDescription: INodeProperties[] = updateDisplayOptions(operationShown, fields);

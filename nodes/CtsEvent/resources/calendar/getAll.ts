@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { accountsOf, calendarName, isWritable, providerName, type AccountInfo, type CalendarInfo } from '../../../shared/calendarLists';
-import { LIST_REUSE_MS } from '../../../shared/listCache';
-import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
-import { outputFields, outputShaper } from '../../../shared/output';
-import { maxWaitOnlyOptions } from '../../../shared/transport';
+import { accountsOf, calendarName, isWritable, providerName, type AccountInfo, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { LIST_REUSE_MS } from '../../../shared/transport/listCache';
+import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields/fields';
+import { outputFields, outputShaper } from '../../../shared/output/outputShape';
+import { maxWaitOnlyOptions } from '../../../shared/transport/transport';
 
 const displayOptions = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: ['getAll'] } };
 
@@ -13,7 +13,7 @@ const displayOptions = { show: { apiVersion: ['v3'], resource: ['calendar'], ope
  * whether events can be written to it, and whether its account is connected (with the reason
  * when it is not, as the accounts list says).
  */
-export function simplifyCalendar(calendar: CalendarInfo, account: AccountInfo | undefined): IDataObject {
+function simplifyCalendar(calendar: CalendarInfo, account: AccountInfo | undefined): IDataObject {
 	const connected = account ? account.shouldReconnect !== true : undefined;
 	return {
 		id: calendar.id,

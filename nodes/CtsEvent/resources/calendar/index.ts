@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { multiRequestRouting } from '../../../shared/itemOperation';
+import { multiRequestRouting } from '../../../shared/transport/itemOperation';
 import { findFreeTime } from './findFreeTime';
 import { getAgenda } from './getAgenda';
 import { GET_AGENDA, getAgendaDescription } from './getAgendaFields';

@@ -1,11 +1,12 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { refuseBlankTitle, timeZoneField } from '../../../shared/fields';
-import { calendarFields, eventFieldOptions, showFor } from '../../shared/eventFields';
+import { refuseBlankTitle, timeZoneField } from '../../../shared/fields/fields';
+import { calendarFields, EVENT_RESOURCE, eventFieldOptions } from '../../shared/eventFields';
 import { checkAlertsCombination, writeTiming } from '../../shared/eventOutput';
 import { guardFields } from './timeGuard';
+import { showFor } from '../../../shared/fields/displayOptions';
 
-const displayOptions = showFor(['create']);
+const displayOptions = showFor(EVENT_RESOURCE, ['create'], { apiVersion: ['v3', 'v1'] });
 
 /** Start, end or duration, all-day and time zone become the service's four timing fields. */
 export async function sendCreateTiming(

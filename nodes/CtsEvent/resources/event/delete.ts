@@ -7,10 +7,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { serviceStatus } from '../../../shared/errors';
-import { locatorValue } from '../../../shared/fields';
-import { runItemRequest } from '../../../shared/transport';
-import { calendarFields, eventIdField, eventLocator, showFor } from '../../shared/eventFields';
+import { serviceStatus } from '../../../shared/transport/errors';
+import { locatorValue } from '../../../shared/fields/fields';
+import { runItemRequest } from '../../../shared/transport/transport';
+import { calendarFields, EVENT_RESOURCE, eventIdField, eventLocator } from '../../shared/eventFields';
+import { showFor } from '../../../shared/fields/displayOptions';
 
 /** Series update mode of v3 update and delete; sent in the query only, as the interface requires. */
 export function seriesModeField(operation: string): INodeProperties {
@@ -25,7 +26,7 @@ export function seriesModeField(operation: string): INodeProperties {
 		],
 		default: 'single',
 		description: 'For recurring events. A non-recurring event accepts only This Occurrence.',
-		displayOptions: showFor([operation], ['v3']),
+		displayOptions: showFor(EVENT_RESOURCE, [operation], { apiVersion: ['v3'] }),
 		routing: { send: { type: 'query', property: 'seriesUpdateMode' } },
 	};
 }
@@ -39,7 +40,7 @@ export async function outputDeleted(this: IExecuteSingleFunctions): Promise<INod
  * A delete of an event that is already gone answers 404. By default that counts as success
  * ("the event is gone"), as the interface recommends.
  */
-export async function sendDelete(
+async function sendDelete(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
@@ -60,8 +61,8 @@ export async function sendDelete(
 export const eventDeleteDescription: INodeProperties[] = [
 	// The calendar first: the Event field's list shows its events.
 	...calendarFields('delete', ['v3'], 'Calendar of the event'),
-	eventLocator(showFor(['delete'], ['v3'])),
-	eventIdField(showFor(['delete'], ['v1'])),
+	eventLocator(showFor(EVENT_RESOURCE, ['delete'], { apiVersion: ['v3'] })),
+	eventIdField(showFor(EVENT_RESOURCE, ['delete'], { apiVersion: ['v1'] })),
 	seriesModeField('delete'),
 	{
 		displayName: 'Already Deleted Counts as Success',
@@ -69,7 +70,7 @@ export const eventDeleteDescription: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description: 'Whether deleting an event that is already gone (the service answers 404) succeeds with alreadyDeleted: true instead of failing',
-		displayOptions: showFor(['delete']),
+		displayOptions: showFor(EVENT_RESOURCE, ['delete'], { apiVersion: ['v3', 'v1'] }),
 		routing: { operations: { pagination: sendDelete } },
 	},
 ];

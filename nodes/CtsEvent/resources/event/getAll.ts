@@ -1,22 +1,24 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { accountAndCalendarsFields } from '../../../shared/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { resultLimit, returnAllAndLimitFields, timeZoneField, toStringList } from '../../../shared/fields';
-import { listEventsOverWindows } from '../../../shared/eventListing';
-import type { OperationItem } from '../../../shared/itemOperation';
-import { ctsRequest, maxWaitOption } from '../../../shared/transport';
-import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/windows';
-import { showFor, type ApiVersion } from '../../shared/eventFields';
-import { outputShaper } from '../../../shared/output';
-import { simplifyEvent } from '../../shared/simplify';
+import { accountAndCalendarsFields } from '../../../shared/calendar/calendarLists';
+import { isIanaZone, notIanaZoneProblem } from '../../../shared/time/dates';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { optionsCollection, resultLimit, returnAllAndLimitFields, timeZoneField, toStringList } from '../../../shared/fields/fields';
+import { listEventsOverWindows } from '../../../shared/calendar/eventListing';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import { ctsRequest, maxWaitOption } from '../../../shared/transport/transport';
+import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/time/windows';
+import { EVENT_RESOURCE, type ApiVersion } from '../../shared/eventFields';
+import { outputShaper } from '../../../shared/output/outputShape';
+import { simplifyEvent } from '../../../shared/output/simplifyEvent';
+import { showFor } from '../../../shared/fields/displayOptions';
+import { readStartEnd } from '../../../shared/time/rangeFields';
 
-const displayOptions = showFor(['getAll']);
+const displayOptions = showFor(EVENT_RESOURCE, ['getAll'], { apiVersion: ['v3', 'v1'] });
 
 export const eventGetManyDescription: INodeProperties[] = [
-	...accountAndCalendarsFields(showFor(['getAll'], ['v3']), 'to read from'),
+	...accountAndCalendarsFields(showFor(EVENT_RESOURCE, ['getAll'], { apiVersion: ['v3'] }), 'to read from'),
 	{
 		displayName: 'Calendar IDs',
 		name: 'calendarIds',
@@ -25,7 +27,7 @@ export const eventGetManyDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. cal-primary, cal-team',
 		description: 'One or more calendars of one account, separated by commas (or a list from an expression)',
-		displayOptions: showFor(['getAll'], ['v1']),
+		displayOptions: showFor(EVENT_RESOURCE, ['getAll'], { apiVersion: ['v1'] }),
 	},
 	{
 		displayName: 'Start',
@@ -47,64 +49,56 @@ export const eventGetManyDescription: INodeProperties[] = [
 		displayOptions,
 	},
 	...returnAllAndLimitFields(displayOptions),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions,
-		options: [
-			{
-				displayName: 'Recurring Events',
-				name: 'recurringEvents',
-				type: 'options',
-				options: [
-					{ name: 'Each Occurrence', value: 'occurrences', description: 'One item per occurrence, as the service lists them' },
-					{
-						name: 'One Item per Series',
-						value: 'series',
-						description: 'The series master instead of its occurrences (one more call, 1 point, per series)',
-					},
-				],
-				default: 'occurrences',
-				displayOptions: { show: { '/apiVersion': ['v3'] } },
-			},
-			{
-				displayName: 'Window Size (Months)',
-				name: 'windowMonths',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_WINDOW_MONTHS },
-				default: RECOMMENDED_WINDOW_MONTHS,
-				description: `Longest range one list call covers (10 points each). The service allows up to ${MAX_WINDOW_MONTHS} months and recommends at most ${RECOMMENDED_WINDOW_MONTHS}.`,
-			},
-			{
-				displayName: 'Search',
-				name: 'search',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. budget review',
-				description: 'Only events whose title, description or location contains this text (any case)',
-			},
-			{
-				displayName: 'Order',
-				name: 'orderBy',
-				type: 'options',
-				options: [
-					{ name: 'Start, Earliest First', value: 'start' },
-					{ name: 'Start, Latest First', value: 'startDescending', description: 'Reads the whole range before the Limit applies' },
-					{ name: 'Last Updated, Newest First', value: 'updated', description: 'Reads the whole range before the Limit applies' },
-				],
-				default: 'start',
-				description: 'Order of the output items',
-			},
-			timeZoneField({
-				description:
-					"The time zone a Start or End without offset is read in (empty: the workflow's). E.g. Europe/Berlin: 2026-12-07T00:00:00 is midnight in Berlin. Choose from the list, or specify an ID using an expression.",
-			}),
-			maxWaitOption,
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Recurring Events',
+			name: 'recurringEvents',
+			type: 'options',
+			options: [
+				{ name: 'Each Occurrence', value: 'occurrences', description: 'One item per occurrence, as the service lists them' },
+				{
+					name: 'One Item per Series',
+					value: 'series',
+					description: 'The series master instead of its occurrences (one more call, 1 point, per series)',
+				},
+			],
+			default: 'occurrences',
+			displayOptions: { show: { '/apiVersion': ['v3'] } },
+		},
+		{
+			displayName: 'Window Size (Months)',
+			name: 'windowMonths',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_WINDOW_MONTHS },
+			default: RECOMMENDED_WINDOW_MONTHS,
+			description: `Longest range one list call covers (10 points each). The service allows up to ${MAX_WINDOW_MONTHS} months and recommends at most ${RECOMMENDED_WINDOW_MONTHS}.`,
+		},
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. budget review',
+			description: 'Only events whose title, description or location contains this text (any case)',
+		},
+		{
+			displayName: 'Order',
+			name: 'orderBy',
+			type: 'options',
+			options: [
+				{ name: 'Start, Earliest First', value: 'start' },
+				{ name: 'Start, Latest First', value: 'startDescending', description: 'Reads the whole range before the Limit applies' },
+				{ name: 'Last Updated, Newest First', value: 'updated', description: 'Reads the whole range before the Limit applies' },
+			],
+			default: 'start',
+			description: 'Order of the output items',
+		},
+		timeZoneField({
+			description:
+				"The time zone a Start or End without offset is read in (empty: the workflow's). E.g. Europe/Berlin: 2026-12-07T00:00:00 is midnight in Berlin. Choose from the list, or specify an ID using an expression.",
+		}),
+		maxWaitOption,
+	], displayOptions),
 ];
 
 /** Reads the parameters of one item, refusing bad input before any request. */
@@ -118,13 +112,7 @@ function readQuery(item: OperationItem, version: ApiVersion) {
 	if (calendarIds.length === 0) throw invalidField(node, version === 'v3' ? 'Calendars' : 'Calendar IDs', 'choose or enter at least one calendar', itemIndex);
 	const accountId = version === 'v3' ? String(parameter('accountId', '')).trim() : undefined;
 	if (version === 'v3' && !accountId) throw invalidField(node, 'Account', 'choose or enter the account of the calendars', itemIndex);
-	const startValue = parameter('start', '');
-	const endValue = parameter('end', '');
-	const start = parseDateInput(startValue, zone);
-	if (!start) throw invalidField(node, 'Start', `${quoted(startValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-	const end = parseDateInput(endValue, zone);
-	if (!end) throw invalidField(node, 'End', `${quoted(endValue)} is not a date and time`, itemIndex, DATE_TIME_HINT);
-	if (end <= start) throw invalidField(node, 'End', 'must be after Start', itemIndex);
+	const { start, end } = readStartEnd(item, zone);
 	const windowMonths = Number(options.windowMonths ?? RECOMMENDED_WINDOW_MONTHS);
 	if (!Number.isInteger(windowMonths) || windowMonths < 1 || windowMonths > MAX_WINDOW_MONTHS) {
 		throw invalidField(node, 'Window Size (Months)', `must be a whole number from 1 to ${MAX_WINDOW_MONTHS}`, itemIndex);
@@ -135,7 +123,8 @@ function readQuery(item: OperationItem, version: ApiVersion) {
 	return {
 		accountId,
 		calendarIds,
-		windows: splitWindow(start, end, windowMonths),
+		// In UTC: a window may reach the service's 6-month limit, which it counts in UTC.
+		windows: splitWindow(start.toMillis(), end.toMillis(), windowMonths, 'utc'),
 		limit,
 		series: version === 'v3' && options.recurringEvents === 'series',
 		search: String(options.search ?? '').trim().toLowerCase(),

@@ -1,10 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { outputFields } from '../../../shared/output';
-import { multiRequestRouting } from '../../../shared/itemOperation';
-import { maxWaitOnlyOptions } from '../../../shared/transport';
-import { EVENT_RESOURCE, showFor } from '../../shared/eventFields';
-import { SIMPLIFIED_EVENT_FIELDS } from '../../shared/simplify';
+import { outputFields } from '../../../shared/output/outputShape';
+import { multiRequestRouting } from '../../../shared/transport/itemOperation';
+import { maxWaitOnlyOptions } from '../../../shared/transport/transport';
+import { EVENT_RESOURCE } from '../../shared/eventFields';
+import { SIMPLIFIED_EVENT_FIELDS } from '../../../shared/output/simplifyEvent';
 import { outputEvent } from '../../shared/eventOutput';
 import { eventCreateDescription, sendCreateTiming } from './create';
 import { eventDeleteDescription, outputDeleted } from './delete';
@@ -12,6 +12,7 @@ import { eventGetDescription } from './get';
 import { eventGetManyDescription, listEvents } from './getAll';
 import { eventRsvpDescription, rsvpOutput, sendRsvpPath } from './rsvp';
 import { eventUpdateDescription, prepareUpdate, verifyRemovals } from './update';
+import { showFor } from '../../../shared/fields/displayOptions';
 
 function operations(version: 'v3' | 'v1'): INodePropertyOptions[] {
 	const all: INodePropertyOptions[] = [
@@ -113,7 +114,7 @@ export const eventDescription: INodeProperties[] = [
 	...eventUpdateDescription,
 	...eventDeleteDescription,
 	...eventRsvpDescription,
-	...outputFields(showFor(['create', 'get', 'getAll', 'update']), 'event', SIMPLIFIED_EVENT_FIELDS),
+	...outputFields(showFor(EVENT_RESOURCE, ['create', 'get', 'getAll', 'update'], { apiVersion: ['v3', 'v1'] }), 'event', SIMPLIFIED_EVENT_FIELDS),
 	// Get Many has Maximum Wait among its own options.
-	maxWaitOnlyOptions(showFor(['create', 'delete', 'get', 'rsvp', 'update'])),
+	maxWaitOnlyOptions(showFor(EVENT_RESOURCE, ['create', 'delete', 'get', 'rsvp', 'update'], { apiVersion: ['v3', 'v1'] })),
 ];

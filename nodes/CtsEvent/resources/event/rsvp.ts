@@ -1,8 +1,9 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { invalidField, quoted } from '../../../shared/errors';
-import { locatorValue } from '../../../shared/fields';
-import { eventIdField, showFor } from '../../shared/eventFields';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { locatorValue } from '../../../shared/fields/fields';
+import { EVENT_RESOURCE, eventIdField } from '../../shared/eventFields';
+import { showFor } from '../../../shared/fields/displayOptions';
 
 const RSVP_ACTIONS = ['accept', 'decline', 'tentativelyAccept'];
 
@@ -37,7 +38,7 @@ export async function rsvpOutput(this: IExecuteSingleFunctions): Promise<INodeEx
 	return [{ json: { id, response: rsvpAction(this.getNodeParameter('rsvpAction', '')), success: true } }];
 }
 
-const displayOptions = showFor(['rsvp'], ['v1']);
+const displayOptions = showFor(EVENT_RESOURCE, ['rsvp'], { apiVersion: ['v1'] });
 
 export const eventRsvpDescription: INodeProperties[] = [
 	eventIdField(displayOptions),

@@ -8,17 +8,19 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
-import { calendarName, type CalendarInfo } from '../../../shared/calendarLists';
-import { errorItem, quoted, toNodeError } from '../../../shared/errors';
-import { toStringList } from '../../../shared/fields';
-import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../../shared/freeTime';
-import { itemState } from '../../../shared/itemState';
-import { shapeOutput } from '../../../shared/output';
-import { sendRequest } from '../../../shared/transport';
-import { readableCalendarsField } from '../../../shared/workingHours';
-import { showFor } from '../../shared/eventFields';
-import { simplifyEvent } from '../../shared/simplify';
+import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/calendar/busyTime';
+import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { errorItem, quoted, toNodeError } from '../../../shared/transport/errors';
+import { toStringList } from '../../../shared/fields/fields';
+import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../../shared/calendar/freeTime';
+import { itemState } from '../../../shared/transport/itemState';
+import { shapeOutput } from '../../../shared/output/outputShape';
+import { sendRequest } from '../../../shared/transport/transport';
+import { readableCalendarsField } from '../../../shared/calendar/busyTimeFields';
+import { EVENT_RESOURCE } from '../../shared/eventFields';
+import { simplifyEvent } from '../../../shared/output/simplifyEvent';
+import { utcIso } from '../../../shared/time/dates';
+import { showFor } from '../../../shared/fields/displayOptions';
 
 /**
  * The guards of Create and Update (v3): whether the event's time is taken in the calendars the
@@ -29,7 +31,7 @@ import { simplifyEvent } from '../../shared/simplify';
 const MINUTE = 60_000;
 
 /** Sends an item's Create or Update, unless a guard the user set says not to (see {@link guardFields}). */
-export async function sendGuarded(
+async function sendGuarded(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
@@ -114,10 +116,8 @@ async function checkTime(context: IExecutePaginationFunctions, body: IDataObject
 		throw error;
 	}
 	const title = typeof body.title === 'string' ? { title: body.title } : {};
-	return { skipped: true, reason: 'The time is taken', ...title, start: iso(interval.start), end: iso(interval.end), conflicts: summaries };
+	return { skipped: true, reason: 'The time is taken', ...title, start: utcIso(interval.start), end: utcIso(interval.end), conflicts: summaries };
 }
-
-const iso = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
 
 /** The same event: the same title (spaces around it aside), all-day or not alike, starting at the same instant (all-day: date). */
 function isSameEvent(event: IDataObject, body: IDataObject, interval: Interval, zone: string): boolean {
@@ -129,7 +129,7 @@ function isSameEvent(event: IDataObject, body: IDataObject, interval: Interval, 
 
 /** The guard fields of an operation (`create` or `update`, v3). */
 export function guardFields(operation: 'create' | 'update'): INodeProperties[] {
-	const displayOptions = showFor([operation], ['v3']);
+	const displayOptions = showFor(EVENT_RESOURCE, [operation], { apiVersion: ['v3'] });
 	const checking = { show: { ...displayOptions?.show, ifTimeTaken: ['skip', 'fail'] } };
 	const what = operation === 'create' ? 'create' : 'change';
 	const anyway = { name: operation === 'create' ? 'Create Anyway' : 'Update Anyway', value: 'createAnyway', description: 'Do not check (no extra cost)' };

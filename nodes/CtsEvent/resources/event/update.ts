@@ -9,18 +9,19 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { alertId, locationKey } from '../../../shared/encoding';
-import { invalidField, quoted } from '../../../shared/errors';
-import { isEmptyValue, sendConverted, sendUnlessEmpty, timeZoneField, toStringList } from '../../../shared/fields';
-import { itemState } from '../../../shared/itemState';
+import { alertId, locationKey } from '../../shared/encoding';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { isEmptyValue, sendConverted, sendUnlessEmpty, timeZoneField, toStringList } from '../../../shared/fields/fields';
+import { itemState } from '../../../shared/transport/itemState';
 import { canReadCurrentEvent, currentEvent } from '../../shared/currentEvent';
 import { alertsOf, toRemovedParticipants } from '../../shared/eventBody';
-import { alertValues, calendarFields, eventFieldOptions, eventIdField, eventLocator, showFor } from '../../shared/eventFields';
+import { alertValues, calendarFields, EVENT_RESOURCE, eventFieldOptions, eventIdField, eventLocator } from '../../shared/eventFields';
 import { checkAlertsCombination, eventOfAnswer, writeTiming } from '../../shared/eventOutput';
 import { seriesModeField } from './delete';
 import { guardFields } from './timeGuard';
+import { showFor } from '../../../shared/fields/displayOptions';
 
-const displayOptions = showFor(['update']);
+const displayOptions = showFor(EVENT_RESOURCE, ['update'], { apiVersion: ['v3', 'v1'] });
 const TIMING_FIELDS = ['allDay', 'start', 'end', 'duration', 'timeZone'];
 const TOGETHER_MESSAGE = 'start, duration, timeZone and showWithoutTime must be provided together (timeZone may be null)';
 
@@ -277,10 +278,10 @@ export const eventUpdateDescription: INodeProperties[] = [
 			{ name: 'Series and Occurrence Time', value: 'occurrence', description: 'The master event ID and the original start of the occurrence' },
 		],
 		default: 'id',
-		displayOptions: showFor(['update'], ['v3']),
+		displayOptions: showFor(EVENT_RESOURCE, ['update'], { apiVersion: ['v3'] }),
 	},
-	eventLocator({ show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['id'] } }),
-	eventIdField(showFor(['update'], ['v1'])),
+	eventLocator({ show: { ...showFor(EVENT_RESOURCE, ['update'], { apiVersion: ['v3'] })?.show, identifyBy: ['id'] } }),
+	eventIdField(showFor(EVENT_RESOURCE, ['update'], { apiVersion: ['v1'] })),
 	{
 		displayName: 'Master Event ID',
 		name: 'masterEventId',
@@ -288,7 +289,7 @@ export const eventUpdateDescription: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'ID of the recurring series (the ID returned when it was created, or masterEventId of an occurrence)',
-		displayOptions: { show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['occurrence'] } },
+		displayOptions: { show: { ...showFor(EVENT_RESOURCE, ['update'], { apiVersion: ['v3'] })?.show, identifyBy: ['occurrence'] } },
 		routing: { send: { type: 'body', property: 'masterEventId' } },
 	},
 	{
@@ -299,7 +300,7 @@ export const eventUpdateDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 2026-12-07T09:00:00',
 		description: 'Original start of the occurrence as a local date-time (recurrenceId of the listed occurrence)',
-		displayOptions: { show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['occurrence'] } },
+		displayOptions: { show: { ...showFor(EVENT_RESOURCE, ['update'], { apiVersion: ['v3'] })?.show, identifyBy: ['occurrence'] } },
 		routing: { send: { type: 'body', property: 'recurrenceId' } },
 	},
 	timeZoneField({
@@ -308,7 +309,7 @@ export const eventUpdateDescription: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getTimeZonesOrKeep' },
 		description:
 			'Time zone of the Recurrence ID (not needed for all-day events). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { ...showFor(['update'], ['v3'])?.show, identifyBy: ['occurrence'] } },
+		displayOptions: { show: { ...showFor(EVENT_RESOURCE, ['update'], { apiVersion: ['v3'] })?.show, identifyBy: ['occurrence'] } },
 		routing: { send: { type: 'body', property: 'recurrenceIdTimeZone', value: '={{ $value || undefined }}' } },
 	}),
 	seriesModeField('update'),

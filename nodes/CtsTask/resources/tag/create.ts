@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { colorField, nameField, showFor } from '../../shared/tagFields';
+import { colorField, nameField, TAG_RESOURCE } from '../../shared/tagFields';
+import { showFor } from '../../../shared/fields/displayOptions';
 
 export const tagCreateDescription: INodeProperties[] = [
-	{ ...nameField, required: true, displayOptions: showFor('create') },
-	{ ...colorField, required: true, displayOptions: showFor('create') },
+	{ ...nameField, required: true, displayOptions: showFor(TAG_RESOURCE, ['create']) },
+	{ ...colorField, required: true, displayOptions: showFor(TAG_RESOURCE, ['create']) },
 ];

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields';
-import { showFor } from '../../shared/tagFields';
+import { limitRouting, returnAllAndLimitFields } from '../../../shared/fields/fields';
+import { TAG_RESOURCE } from '../../shared/tagFields';
+import { showFor } from '../../../shared/fields/displayOptions';
 
 /** Most tags one list call answers with. */
 const MAX_TAG_LIMIT = 1000;
@@ -12,5 +13,5 @@ export async function eachTag(this: IExecuteSingleFunctions, items: INodeExecuti
 }
 
 export const tagGetManyDescription: INodeProperties[] = [
-	...returnAllAndLimitFields(showFor('getAll'), { routing: limitRouting('query', MAX_TAG_LIMIT), maximum: MAX_TAG_LIMIT }),
+	...returnAllAndLimitFields(showFor(TAG_RESOURCE, ['getAll']), { routing: limitRouting('query', MAX_TAG_LIMIT), maximum: MAX_TAG_LIMIT }),
 ];

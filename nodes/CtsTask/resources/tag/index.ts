@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { maxWaitOnlyOptions } from '../../../shared/transport';
+import { maxWaitOnlyOptions } from '../../../shared/transport/transport';
 import { checkTag, outputAfterChange, TAG_RESOURCE } from '../../shared/tagFields';
 import { tagCreateDescription } from './create';
 import { tagDeleteDescription } from './delete';

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { colorField, nameField, showFor, tagField } from '../../shared/tagFields';
+import { colorField, nameField, TAG_RESOURCE, tagField } from '../../shared/tagFields';
+import { showFor } from '../../../shared/fields/displayOptions';
 
 export const tagUpdateDescription: INodeProperties[] = [
 	tagField('update', 'body', 'The tag to change'),
@@ -11,7 +12,7 @@ export const tagUpdateDescription: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'Only the fields added here change',
-		displayOptions: showFor('update'),
+		displayOptions: showFor(TAG_RESOURCE, ['update']),
 		options: [colorField, nameField],
 	},
 ];

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { descriptionFormatField, locatorValue, sendConverted } from '../../../shared/fields';
-import { estimatedDurationOption, returnTaskField, showFor, taskFieldOptions, taskLocator } from '../../shared/taskFields';
+import { descriptionFormatField, locatorValue, sendConverted } from '../../../shared/fields/fields';
+import { estimatedDurationOption, returnTaskField, TASK_RESOURCE, taskFieldOptions, taskLocator } from '../../shared/taskFields';
+import { showFor } from '../../../shared/fields/displayOptions';
 
-const displayOptions = showFor('create');
+const displayOptions = showFor(TASK_RESOURCE, ['create']);
 
 /** Relation of a subtask to its parent: `relatedTo` maps the parent's ID to a parent Relation. */
 function parentRelation(parentId: unknown) {

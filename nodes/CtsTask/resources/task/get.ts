@@ -7,11 +7,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { locatorValue } from '../../../shared/fields';
-import { shapeOutput } from '../../../shared/output';
-import { simplifyTask } from '../../shared/simplify';
-import { taskIdField, withTagNames } from '../../shared/taskFields';
-import { quoted } from '../../../shared/errors';
+import { locatorValue } from '../../../shared/fields/fields';
+import { shapeOutput } from '../../../shared/output/outputShape';
+import { simplifyTask } from '../../../shared/output/simplifyTask';
+import { taskIdField } from '../../shared/taskFields';
+import { withTagNames } from '../../shared/taskWrites';
+import { quoted } from '../../../shared/transport/errors';
 
 /**
  * The service answers 200 with `task: null` for an unknown (or another user's) ID: that is

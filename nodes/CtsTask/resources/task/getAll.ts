@@ -1,15 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT, parseDateInput } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields';
-import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/taskPaging';
-import { pairedOutput, type OperationItem } from '../../../shared/itemOperation';
-import { outputShaper, type ParameterReader } from '../../../shared/output';
-import { simplifyTask } from '../../shared/simplify';
-import { showFor, taskFilter, taskFilterOptions } from '../../shared/taskFields';
+import { DATE_TIME_HINT, parseDateInput } from '../../../shared/time/dates';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { resultLimit, returnAllAndLimitFields } from '../../../shared/fields/fields';
+import { listTaskPage, TASK_PAGE_SIZE, walkTasks } from '../../../shared/tasks/taskPaging';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import { outputShaper } from '../../../shared/output/outputShape';
+import { simplifyTask } from '../../../shared/output/simplifyTask';
+import { TASK_RESOURCE } from '../../shared/taskFields';
+import { taskFilter, taskFilterOptions } from '../../../shared/tasks/taskFilter';
+import { showFor } from '../../../shared/fields/displayOptions';
 
-const displayOptions = showFor('getAll');
+const displayOptions = showFor(TASK_RESOURCE, ['getAll']);
 
 export const taskGetManyDescription: INodeProperties[] = [
 	...returnAllAndLimitFields(displayOptions),
@@ -36,10 +38,11 @@ export const taskGetManyDescription: INodeProperties[] = [
 
 /**
  * Get Many for one item: the open tasks (completed and deleted tasks are not listed by the
- * service), read in pages of up to 100, advancing on `updated`. `warn` hears when the interface
- * cannot page further (without one, as a tool runs it, n8n's log does).
+ * service), read in pages of up to 100, advancing on `updated`. When the interface cannot page
+ * further, the first output item says so in its `notices` (as every notice of the package goes,
+ * in a workflow and in a tool call alike) and n8n's log has it too.
  */
-export async function listTasks(item: OperationItem, warn?: (message: string) => void): Promise<IDataObject[]> {
+export async function listTasks(item: OperationItem): Promise<IDataObject[]> {
 	const { context, itemIndex, parameter } = item;
 	const limit = resultLimit(item);
 	const filters = parameter('filters', {}) as IDataObject;
@@ -62,27 +65,12 @@ export async function listTasks(item: OperationItem, warn?: (message: string) =>
 		matches ? Number.POSITIVE_INFINITY : limit,
 		{ keep: matches ? (task) => (matches(task) ? shape(task) : undefined) : shape },
 	);
-	if (result.overflowedAt.length > 0) {
-		const notify = warn ?? ((message: string) => context.logger.warn(`${context.getNode().name}: ${message}`));
-		notify(
-			`More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`,
-		);
-	}
 	// A newer version that no longer matches dropped the older one, as filtering the newest versions would.
-	return matches && result.tasks.length > limit ? result.tasks.slice(0, limit) : result.tasks;
-}
-
-/**
- * Get Many in a workflow: {@link listTasks} for each item, as the operation's routing runs it
- * for a tool call, plus its warning as an execution hint in the output pane. n8n shows hints of
- * a node's `execute` context only, which routed operations (RoutingNode) cannot reach.
- */
-export async function getManyTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const output: INodeExecutionData[] = [];
-	const warn = (message: string) => this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
-	for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
-		const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, itemIndex, fallback);
-		output.push(...(await pairedOutput(this, itemIndex, async () => (await listTasks({ context: this, itemIndex, parameter }, warn)).map((json) => ({ json })))));
+	const tasks = matches && result.tasks.length > limit ? result.tasks.slice(0, limit) : result.tasks;
+	if (result.overflowedAt.length > 0) {
+		const notice = `More than ${TASK_PAGE_SIZE} tasks share the same "updated" time (${result.overflowedAt.join(', ')}). The service offers no way to page past them, so some of those tasks are missing from the output.`;
+		context.logger.warn(`${context.getNode().name}: ${notice}`);
+		if (tasks.length > 0) tasks[0] = { ...tasks[0], notices: [notice] };
 	}
-	return [output];
+	return tasks;
 }

@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { outputFields } from '../../../shared/output';
-import { maxWaitOnlyOptions } from '../../../shared/transport';
-import { multiRequestRouting } from '../../../shared/itemOperation';
-import { SIMPLIFIED_TASK_FIELDS } from '../../shared/simplify';
-import { checkTitle, outputAfterWrite, requireUpdateFields, TASK_RESOURCE } from '../../shared/taskFields';
+import { outputFields } from '../../../shared/output/outputShape';
+import { maxWaitOnlyOptions } from '../../../shared/transport/transport';
+import { multiRequestRouting } from '../../../shared/transport/itemOperation';
+import { SIMPLIFIED_TASK_FIELDS } from '../../../shared/output/simplifyTask';
+import { TASK_RESOURCE } from '../../shared/taskFields';
+import { checkTitle, outputAfterWrite, requireUpdateFields } from '../../shared/taskWrites';
 import { taskCloseDescription } from './close';
 import { taskCreateDescription } from './create';
 import { taskDeleteDescription } from './delete';

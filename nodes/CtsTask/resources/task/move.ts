@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { invalidField } from '../../../shared/errors';
-import { locatorValue } from '../../../shared/fields';
-import { returnTaskField, showFor, taskIdField, taskLocator } from '../../shared/taskFields';
+import { invalidField } from '../../../shared/transport/errors';
+import { locatorValue } from '../../../shared/fields/fields';
+import { returnTaskField, TASK_RESOURCE, taskIdField, taskLocator } from '../../shared/taskFields';
+import { showFor } from '../../../shared/fields/displayOptions';
 
-const displayOptions = showFor('move');
+const displayOptions = showFor(TASK_RESOURCE, ['move']);
 
 /**
  * `previousId` and `parentId` each have three meanings: a task ID, null (first position /

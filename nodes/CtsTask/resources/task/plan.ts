@@ -1,19 +1,18 @@
 import { DateTime, Duration } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
-import { calendarName, type CalendarInfo } from '../../../shared/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime } from '../../../shared/dates';
-import { errorItem, invalidField, quoted, toNodeError, withoutErrorCode } from '../../../shared/errors';
-import { toStringList } from '../../../shared/fields';
-import { busyEvents, eventInterval, notBusyReason, wallClockInstant, type Interval, type WorkingHours } from '../../../shared/freeTime';
-import type { OperationItem } from '../../../shared/itemOperation';
-import type { ParameterReader } from '../../../shared/output';
-import { listTaskPage, walkTasks } from '../../../shared/taskPaging';
-import { ctsRequest } from '../../../shared/transport';
-import { readWorkingHours } from '../../../shared/workingHours';
-import { MAX_RANGE_MONTHS } from '../../../CtsEvent/resources/calendar/findFreeTimeFields';
-import { taskFilter } from '../../shared/taskFields';
+import { chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime, zonedIso } from '../../../shared/time/dates';
+import { errorItem, invalidField, quoted, toNodeError, withoutErrorCode } from '../../../shared/transport/errors';
+import { toStringList } from '../../../shared/fields/fields';
+import { busyEvents, eventInterval, notBusyReason, wallClockInstant, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import type { ParameterReader } from '../../../shared/output/outputShape';
+import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
+import { ctsRequest } from '../../../shared/transport/transport';
+import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
+import { taskFilter } from '../../../shared/tasks/taskFilter';
 import { READ_ONE_BY_ONE_BELOW } from './planFields';
 import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
 import { blockCalendar, blockMarker, isBlockOf, isoMinutes } from './schedule';
@@ -53,7 +52,7 @@ interface Request {
 }
 
 /** The outcome for one input item: its output objects, or its error. */
-export interface ItemResult {
+interface ItemResult {
 	itemIndex: number;
 	output: IDataObject[];
 	error?: Error;
@@ -236,8 +235,6 @@ function reasonFor(entry: Planned, settings: PlanSettings): string {
 	return `no free slot of ${(plan.lengthMs ?? 0) / MINUTE} minutes before ${limit}${hours}`;
 }
 
-const offsetTime = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true });
-
 /** Creates or moves the task's block (1 point); answers the block's event ID. */
 async function writeBlock(first: OperationItem, itemIndex: number, entry: Planned, target: CalendarInfo, block: Interval, zone: string): Promise<string> {
 	const { context } = first;
@@ -282,14 +279,14 @@ async function outputFor(first: OperationItem, itemIndex: number, entry: Planned
 	const eventId = kind === 'keep' || settings.preview ? (entry.block?.id ?? null) : await writeBlock(first, itemIndex, entry, calendars.target, block, zone);
 	return done({
 		action: ACTIONS[kind][settings.preview ? 0 : 1],
-		start: offsetTime(block.start, zone),
-		end: offsetTime(block.end, zone),
+		start: zonedIso(block.start, zone),
+		end: zonedIso(block.end, zone),
 		durationMinutes: (block.end - block.start) / MINUTE,
 		calendarId: calendars.target.id,
 		accountId: calendars.target.accountId,
 		calendarName: calendarName(calendars.target),
 		eventId,
-		...(kind === 'move' && plan.current ? { previousStart: offsetTime(plan.current.start, zone) } : {}),
+		...(kind === 'move' && plan.current ? { previousStart: zonedIso(plan.current.start, zone) } : {}),
 	});
 }
 
@@ -298,7 +295,7 @@ async function outputFor(first: OperationItem, itemIndex: number, entry: Planned
  * a problem of one item (no IDs, an unknown task, a failed write) is that item's result. With
  * `stopAtItemErrors` (no Continue On Fail) an item's problem throws before anything is written.
  */
-export async function planBatch(items: OperationItem[], stopAtItemErrors: boolean): Promise<ItemResult[]> {
+async function planBatch(items: OperationItem[], stopAtItemErrors: boolean): Promise<ItemResult[]> {
 	const first = items[0];
 	const settings = readSettings(first);
 	const requests: Request[] = settings.fromFilters ? [{ itemIndex: first.itemIndex, ids: [] }] : readRequests(items);

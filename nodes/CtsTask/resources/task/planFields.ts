@@ -1,11 +1,12 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT } from '../../../shared/dates';
-import { listOrIdField, timeZoneField } from '../../../shared/fields';
-import { maxWaitOption } from '../../../shared/transport';
-import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
-import { TASK_RESOURCE, taskFilterOptions } from '../../shared/taskFields';
-import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
+import { DATE_TIME_HINT } from '../../../shared/time/dates';
+import { listOrIdField, optionsCollection, timeZoneField } from '../../../shared/fields/fields';
+import { maxWaitOption } from '../../../shared/transport/transport';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/calendar/busyTimeFields';
+import { TASK_RESOURCE } from '../../shared/taskFields';
+import { taskFilterOptions } from '../../../shared/tasks/taskFilter';
+import { blockStartsOption, DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
 export const PLAN = 'plan';
 
@@ -94,26 +95,12 @@ const fields: INodeProperties[] = [
 	// Preview is on by default for the tool variant: an agent shows the plan before it writes it.
 	{ displayName: 'Preview', name: 'preview', type: 'boolean', default: false, description: previewDescription, displayOptions: { show: { '@tool': [false] } } },
 	{ displayName: 'Preview', name: 'preview', type: 'boolean', default: true, description: previewDescription, displayOptions: { show: { '@tool': [true] } } },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			allDayEventsOption,
-			{
-				displayName: 'Block Starts Every (Minutes)',
-				name: 'slotStep',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 1440 },
-				default: 15,
-				description: 'Start the blocks on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone (15 when not set)',
-			},
-			unreadableCalendarsOption,
-			maxWaitOption,
-		],
-	},
+	optionsCollection([
+		allDayEventsOption,
+		blockStartsOption('the blocks'),
+		unreadableCalendarsOption,
+		maxWaitOption,
+	]),
 ];
 
 export const taskPlanDescription: INodeProperties[] = updateDisplayOptions(operationShown, fields);

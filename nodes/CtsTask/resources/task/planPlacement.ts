@@ -1,4 +1,4 @@
-import { freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/freeTime';
+import { freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 
 /**
  * Plan Tasks' placement: pure arithmetic over the busy time read once for the whole batch. The
@@ -23,7 +23,7 @@ export interface PlanTask {
 	current?: Interval;
 }
 
-export interface PlanRules {
+interface PlanRules {
 	/** The plan's earliest start (Not Before). */
 	start: number;
 	zone: string;

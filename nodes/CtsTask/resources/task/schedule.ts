@@ -1,18 +1,17 @@
 import { DateTime, Duration } from 'luxon';
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { resolveCalendar } from '../../../CtsEvent/shared/calendarTarget';
-import { chosenCalendars, listCalendarEvents } from '../../../shared/busyTime';
-import { calendarName, isWritable, listCalendars, type CalendarInfo } from '../../../shared/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime } from '../../../shared/dates';
-import { invalidField, quoted } from '../../../shared/errors';
-import { locatorValue, toStringList } from '../../../shared/fields';
-import { busyEvents, eventInterval, freeSlots, mergeBusy, notBusyReason, type Interval, type WorkingHours } from '../../../shared/freeTime';
-import type { OperationItem } from '../../../shared/itemOperation';
-import { ctsRequest } from '../../../shared/transport';
-import { blockMarker, isBlockOf } from '../../../shared/taskBlocks';
-import { readWorkingHours } from '../../../shared/workingHours';
-import { MAX_RANGE_MONTHS } from '../../../CtsEvent/resources/calendar/findFreeTimeFields';
+import { resolveCalendar } from '../../../shared/calendar/calendarTarget';
+import { chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { calendarName, isWritable, listCalendars, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime, utcIso } from '../../../shared/time/dates';
+import { invalidField, quoted } from '../../../shared/transport/errors';
+import { locatorValue, toStringList } from '../../../shared/fields/fields';
+import { busyEvents, eventInterval, freeSlots, mergeBusy, notBusyReason, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import type { OperationItem } from '../../../shared/transport/itemOperation';
+import { ctsRequest } from '../../../shared/transport/transport';
+import { blockMarker, isBlockOf } from '../../../shared/calendar/taskBlocks';
+import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
 const MINUTE = 60_000;
@@ -74,7 +73,7 @@ function readQuery({ context, itemIndex, parameter }: OperationItem): ScheduleQu
 }
 
 /** The task (1 point); one that is unknown, deleted or done cannot be scheduled. */
-async function readTask({ context, itemIndex }: OperationItem, taskId: string): Promise<IDataObject> {
+async function readTaskToSchedule({ context, itemIndex }: OperationItem, taskId: string): Promise<IDataObject> {
 	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id: taskId } }, itemIndex);
 	const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
 	const node = context.getNode();
@@ -132,13 +131,11 @@ export function isoMinutes(minutes: number): string {
 	return `PT${hours > 0 ? `${hours}H` : ''}${minutes % 60 > 0 || hours === 0 ? `${minutes % 60}M` : ''}`;
 }
 
-const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toISO({ suppressMilliseconds: true });
-
 /** Task → Schedule in Calendar for one item; the output names what happened: created, kept or moved. */
 export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> {
 	const { context, itemIndex } = item;
 	const query = readQuery(item);
-	const task = await readTask(item, query.taskId);
+	const task = await readTaskToSchedule(item, query.taskId);
 	const { lengthMs, range } = lengthAndRange(item, query, task);
 	const target = await blockCalendar(item);
 	const checked = await chosenCalendars(context, itemIndex, query.checkValues, 'Check Calendars');
@@ -190,7 +187,7 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 	};
 	if (current) {
 		const moved = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: current.event.id, ...timing } }, itemIndex);
-		return [output('moved', { ...moved, previousStart: utc(current.interval?.start ?? 0) })];
+		return [output('moved', { ...moved, previousStart: utcIso(current.interval?.start ?? 0) })];
 	}
 	const description = `Time blocked for the task ${String(task.title)}.\n\n${blockMarker(query.taskId)}`;
 	const created = await ctsRequest.call(

@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT } from '../../../shared/dates';
-import { listOrIdField, timeZoneField } from '../../../shared/fields';
-import { maxWaitOption } from '../../../shared/transport';
-import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/workingHours';
+import { DATE_TIME_HINT } from '../../../shared/time/dates';
+import { listOrIdField, optionsCollection, timeZoneField } from '../../../shared/fields/fields';
+import { maxWaitOption } from '../../../shared/transport/transport';
+import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/calendar/busyTimeFields';
 import { taskLocator, TASK_RESOURCE } from '../../shared/taskFields';
 
 export const SCHEDULE = 'schedule';
@@ -12,6 +12,18 @@ export const SCHEDULE = 'schedule';
 export const DEFAULT_HORIZON_DAYS = 14;
 
 const operationShown = { show: { resource: [TASK_RESOURCE], operation: [SCHEDULE] } };
+
+/** The option on which round times a time block starts (Schedule in Calendar, Plan Tasks). */
+export function blockStartsOption(blocks: string): INodeProperties {
+	return {
+		displayName: 'Block Starts Every (Minutes)',
+		name: 'slotStep',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1440 },
+		default: 15,
+		description: `Start ${blocks} on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone (15 when not set)`,
+	};
+}
 
 const fields: INodeProperties[] = [
 	taskLocator('Task', 'taskId', 'The task to find time for. Its title names the block; its estimated duration and due date set the length and the latest end unless given below.'),
@@ -68,26 +80,12 @@ const fields: INodeProperties[] = [
 			'Zone of the working hours, of the block, of all-day events\' dates, and of Not Before and Not After without offset. Empty: the workflow\'s time zone. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	}),
 	...workingHoursFields({}),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			allDayEventsOption,
-			{
-				displayName: 'Block Starts Every (Minutes)',
-				name: 'slotStep',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 1440 },
-				default: 15,
-				description: 'Start the block on round times: 15 gives starts at :00, :15, :30 and :45 in the Time Zone (15 when not set)',
-			},
-			unreadableCalendarsOption,
-			maxWaitOption,
-		],
-	},
+	optionsCollection([
+		allDayEventsOption,
+		blockStartsOption('the block'),
+		unreadableCalendarsOption,
+		maxWaitOption,
+	]),
 ];
 
 export const taskScheduleDescription: INodeProperties[] = updateDisplayOptions(operationShown, fields);

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { returnTaskField, showFor, taskFieldOptions, taskIdField } from '../../shared/taskFields';
+import { returnTaskField, TASK_RESOURCE, taskFieldOptions, taskIdField } from '../../shared/taskFields';
+import { showFor } from '../../../shared/fields/displayOptions';
 
-const displayOptions = showFor('update');
+const displayOptions = showFor(TASK_RESOURCE, ['update']);
 
 export const taskUpdateDescription: INodeProperties[] = [
 	taskIdField('update', 'body', 'The task to change'),

@@ -1,0 +1,55 @@
+import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { ServiceContext } from './credentialUser';
+import { errorItem, toNodeError, withoutErrorCode } from './errors';
+import type { ParameterReader } from '../output/outputShape';
+
+/** One input item of an operation that takes several requests: where it runs, its index and its parameters. */
+export interface OperationItem {
+	context: ServiceContext;
+	itemIndex: number;
+	parameter: ParameterReader;
+}
+
+/** The work of such an operation for one item: the objects it outputs for it. */
+type ItemOperation = (item: OperationItem) => Promise<IDataObject[]>;
+
+/**
+ * Runs one item's work: each output object paired with the item, and under "Continue On Fail"
+ * one error item in place of a failed item.
+ */
+export async function pairedOutput(
+	context: ServiceContext,
+	itemIndex: number,
+	run: () => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	try {
+		return (await run()).map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+	} catch (error) {
+		const nodeError = toNodeError(context.getNode(), error, itemIndex);
+		if ('continueOnFail' in context && context.continueOnFail()) return [errorItem(nodeError, itemIndex)];
+		throw withoutErrorCode(context.getNode(), nodeError, itemIndex);
+	}
+}
+
+/**
+ * The routing of an operation that takes several requests per item (Get Many, Find Free Time,
+ * Schedule in Calendar), in the way n8n's own nodes page: the operation's own `pagination`
+ * function, which RoutingNode calls once per item in place of sending the routed request.
+ * A workflow and an AI agent's or MCP server's tool call run the same code; each request it
+ * sends goes through the transport layer (`ctsRequest`).
+ */
+export function multiRequestRouting(operation: ItemOperation): NonNullable<INodeProperties['routing']> {
+	return {
+		send: { paginate: true },
+		operations: {
+			async pagination(this: IExecutePaginationFunctions): Promise<INodeExecutionData[]> {
+				const itemIndex = this.getItemIndex();
+				const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
+				return await pairedOutput(this, itemIndex, async () =>
+					(await operation({ context: this, itemIndex, parameter })).map((json) => ({ json })),
+				);
+			},
+		},
+	};
+}

@@ -1,0 +1,85 @@
+import { NodeOperationError, type NodeApiError } from 'n8n-workflow';
+
+import { credentialUserKey, type CredentialType, type ServiceContext } from './credentialUser';
+import { serviceStatus } from './errors';
+
+/** How long a list read for a dropdown is reused: reopening a dropdown within this time costs nothing. */
+export const LIST_REUSE_MS = 60_000;
+
+interface Entry {
+	answer: Promise<unknown>;
+	readAt: number;
+}
+
+/** List answers by service user and list name. Expiry is checked on read (nodes may not use timers). */
+const entries = new Map<string, Entry>();
+
+/** Answers older than this are dropped whenever a list is read, so the map does not grow without end. */
+const FORGET_AFTER_MS = 24 * 3600_000;
+
+/**
+ * A list of the service (10 points per call), read once and reused by every node and dropdown
+ * of the same service user while it is younger than `maxAgeMs`. Requests made while a read is
+ * under way wait for it instead of sending their own; a failed read is not kept.
+ */
+export async function cachedList<T>(
+	context: ServiceContext,
+	credentialType: CredentialType,
+	name: string,
+	read: () => Promise<T>,
+	maxAgeMs = LIST_REUSE_MS,
+): Promise<T> {
+	const key = `${await credentialUserKey(context, credentialType)}|${name}`;
+	const now = Date.now();
+	const entry = entries.get(key);
+	if (entry && now - entry.readAt < maxAgeMs) return (await entry.answer) as T;
+	for (const [other, { readAt }] of entries) if (now - readAt >= FORGET_AFTER_MS) entries.delete(other);
+	const fresh: Entry = { answer: read(), readAt: now };
+	entries.set(key, fresh);
+	try {
+		return (await fresh.answer) as T;
+	} catch (error) {
+		if (entries.get(key) === fresh) entries.delete(key);
+		throw error as NodeApiError;
+	}
+}
+
+/**
+ * A list already read for this service user and still fresh, or undefined: never a request. For
+ * output that can show more when the node happens to have a list (tag names), at no cost.
+ */
+export async function listIfCached<T>(context: ServiceContext, credentialType: CredentialType, name: string, maxAgeMs = LIST_REUSE_MS): Promise<T | undefined> {
+	const entry = entries.get(`${await credentialUserKey(context, credentialType)}|${name}`);
+	if (!entry || Date.now() - entry.readAt >= maxAgeMs) return undefined;
+	try {
+		return (await entry.answer) as T;
+	} catch {
+		return undefined;
+	}
+}
+
+/** What a list offers in place of itself when the service does not have it. */
+type ListFallback = 'byId' | 'expression';
+
+/**
+ * Reads a list for a picker. A node without a credential yet gets an empty list, without a
+ * request: n8n's editor asks for the lists of a freshly added node before it sets the node's
+ * credential, and asks again once it has, so an error there would only be a false alarm. A list
+ * endpoint that answers 404 belongs to a deployment that predates it: that is said in plain
+ * words, with what to do instead; any other failure is passed on as it is.
+ */
+export async function readForPicker<T extends unknown[]>(context: ServiceContext, what: string, fallback: ListFallback, read: () => Promise<T>): Promise<T> {
+	if (Object.keys(context.getNode().credentials ?? {}).length === 0) return [] as unknown as T;
+	try {
+		return await read();
+	} catch (error) {
+		if (serviceStatus(error) !== 404) throw error as NodeApiError;
+		const instead =
+			fallback === 'byId'
+				? 'Choose "By ID" and enter the ID; everything else works as before.'
+				: 'Enter the IDs with an expression instead (switch the field to Expression); everything else works as before.';
+		throw new NodeOperationError(context.getNode(), `This service cannot list ${what}`, {
+			description: `It answered 404 (Not Found) to the list request, as deployments without this list do. ${instead}`,
+		});
+	}
+}
