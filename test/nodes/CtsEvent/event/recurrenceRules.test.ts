@@ -3,26 +3,9 @@
  *
  * The CTS Event node through n8n's real engine against the sandbox over HTTP.
  */
-import { CtsEvent } from '../../../../nodes/CtsEvent/CtsEvent.node';
-import { CtsEventV1 } from '../../../../nodes/CtsEvent/CtsEventV1.node';
-import { Engine, type NodeRunOptions } from '../../../harness/engine';
-import { ALICE_KEY, SandboxClient } from '../../../harness/sandboxClient';
+import { eventNodeSuite } from '../../../harness/nodeSuites';
 
-const sandbox = new SandboxClient();
-const engine = new Engine({ ctsEvent: new CtsEvent(), ctsEventV1: new CtsEventV1() });
-
-beforeAll(async () => await sandbox.start());
-afterAll(async () => await sandbox.stop());
-beforeEach(async () => await sandbox.reset());
-
-function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
-	return engine.runNode({
-		type: 'ctsEvent',
-		parameters: { resource: 'event', output: 'raw', ...parameters },
-		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
-		...options,
-	});
-}
+const { sandbox, run } = eventNodeSuite();
 
 const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
 

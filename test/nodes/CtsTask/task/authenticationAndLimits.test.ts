@@ -4,25 +4,10 @@
  * The CTS Task node run by n8n's real engine (WorkflowExecute → RoutingNode) against the
  * sandbox over HTTP. What the node sent is read back from the sandbox's request log.
  */
-import { CtsTask } from '../../../../nodes/CtsTask/CtsTask.node';
-import { Engine, type NodeRunOptions } from '../../../harness/engine';
-import { ALICE_KEY, NOPLAN_KEY, SandboxClient } from '../../../harness/sandboxClient';
+import { ALICE_KEY, NOPLAN_KEY } from '../../../harness/sandboxClient';
+import { taskNodeSuite } from '../../../harness/nodeSuites';
 
-const sandbox = new SandboxClient();
-const engine = new Engine({ ctsTask: new CtsTask() });
-
-beforeAll(async () => await sandbox.start());
-afterAll(async () => await sandbox.stop());
-beforeEach(async () => await sandbox.reset());
-
-function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
-	return engine.runNode({
-		type: 'ctsTask',
-		parameters: { resource: 'task', output: 'raw', ...parameters },
-		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
-		...options,
-	});
-}
+const { sandbox, engine, run } = taskNodeSuite();
 
 async function apiCalls() {
 	return await sandbox.requests();
