@@ -8,8 +8,10 @@ import { CtsEvent } from '../../../../nodes/CtsEvent/CtsEvent.node';
 import { withEnd } from '../../../../nodes/shared/output/simplifyEvent';
 import { Engine, type NodeRunOptions } from '../../../harness/engine';
 import { ALICE_KEY, SandboxClient } from '../../../harness/sandboxClient';
+import { eventApi } from '../../../harness/nodeSuites';
 
 const sandbox = new SandboxClient();
+const { getEvent, listEvents } = eventApi(sandbox);
 const engine = new Engine({ ctsEvent: new CtsEvent() });
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
@@ -27,15 +29,6 @@ function run(parameters: Record<string, unknown>, options: Partial<NodeRunOption
 }
 
 const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
-
-async function getEvent(id: string) {
-	return await sandbox.api('GET', '/v3/events', { qs: { id } });
-}
-
-async function listEvents(start: string, end: string, calendarIds = 'cal-alice-a-primary') {
-	const { body } = await sandbox.api('GET', '/v3/events/list', { qs: { accountId: 'acc-alice-a', calendarIds, start, end } });
-	return body.data.events as Array<Record<string, any>>;
-}
 
 async function lastBody() {
 	return (await sandbox.requests()).at(-1)!.body as Record<string, unknown>;

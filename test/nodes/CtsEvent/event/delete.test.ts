@@ -4,42 +4,12 @@
  * The CTS Event node (v3) run by n8n's real engine against the sandbox over HTTP. What the node
  * sent is read from the sandbox's request log; what it changed is read back through the API.
  */
-import { CtsEvent } from '../../../../nodes/CtsEvent/CtsEvent.node';
-import { Engine, type NodeRunOptions } from '../../../harness/engine';
-import { ALICE_KEY, SandboxClient, timedEvent } from '../../../harness/sandboxClient';
+import { eventApi, eventNodeSuite } from '../../../harness/nodeSuites';
 
-const sandbox = new SandboxClient();
-const engine = new Engine({ ctsEvent: new CtsEvent() });
-
-beforeAll(async () => await sandbox.start());
-afterAll(async () => await sandbox.stop());
-beforeEach(async () => await sandbox.reset());
-
-function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
-	return engine.runNode({
-		type: 'ctsEvent',
-		parameters: { resource: 'event', output: 'raw', ...parameters },
-		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
-		...options,
-	});
-}
+const { sandbox, run } = eventNodeSuite();
+const { createEvent, getEvent, listEvents } = eventApi(sandbox);
 
 const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
-
-async function createEvent(fields: Record<string, unknown> = {}) {
-	const { status, body } = await sandbox.api('POST', '/v3/events/create', { body: timedEvent(fields) });
-	if (status !== 200) throw new Error(`create event answered ${status}: ${JSON.stringify(body)}`);
-	return body.data.event as Record<string, any>;
-}
-
-async function getEvent(id: string) {
-	return await sandbox.api('GET', '/v3/events', { qs: { id } });
-}
-
-async function listEvents(start: string, end: string, calendarIds = 'cal-alice-a-primary') {
-	const { body } = await sandbox.api('GET', '/v3/events/list', { qs: { accountId: 'acc-alice-a', calendarIds, start, end } });
-	return body.data.events as Array<Record<string, any>>;
-}
 
 describe('Delete', () => {
 	it('deletes, then counts a second delete of the gone event as success (or fails, when switched off)', async () => {

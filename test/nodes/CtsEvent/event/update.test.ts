@@ -7,9 +7,11 @@
 import { CtsEvent } from '../../../../nodes/CtsEvent/CtsEvent.node';
 import { withEnd } from '../../../../nodes/shared/output/simplifyEvent';
 import { Engine, type NodeRunOptions } from '../../../harness/engine';
-import { ALICE_KEY, SandboxClient, timedEvent } from '../../../harness/sandboxClient';
+import { ALICE_KEY, SandboxClient } from '../../../harness/sandboxClient';
+import { eventApi } from '../../../harness/nodeSuites';
 
 const sandbox = new SandboxClient();
+const { createEvent, getEvent, listEvents } = eventApi(sandbox);
 const engine = new Engine({ ctsEvent: new CtsEvent() });
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
@@ -27,21 +29,6 @@ function run(parameters: Record<string, unknown>, options: Partial<NodeRunOption
 }
 
 const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
-
-async function createEvent(fields: Record<string, unknown> = {}) {
-	const { status, body } = await sandbox.api('POST', '/v3/events/create', { body: timedEvent(fields) });
-	if (status !== 200) throw new Error(`create event answered ${status}: ${JSON.stringify(body)}`);
-	return body.data.event as Record<string, any>;
-}
-
-async function getEvent(id: string) {
-	return await sandbox.api('GET', '/v3/events', { qs: { id } });
-}
-
-async function listEvents(start: string, end: string, calendarIds = 'cal-alice-a-primary') {
-	const { body } = await sandbox.api('GET', '/v3/events/list', { qs: { accountId: 'acc-alice-a', calendarIds, start, end } });
-	return body.data.events as Array<Record<string, any>>;
-}
 
 async function lastBody() {
 	return (await sandbox.requests()).at(-1)!.body as Record<string, unknown>;
