@@ -56,7 +56,6 @@ export interface Ticket {
 const COST_SAMPLES = 5;
 
 interface Waiter {
-	cost: number;
 	kind: CallKind;
 	job: string;
 	maxWaitMs: number;
@@ -151,7 +150,7 @@ export class PointBudget {
 		const kind = options.kind ?? 'call';
 		return await new Promise<Ticket>((resolve, reject) => {
 			if (options.signal?.aborted) return reject(new Error('The execution was cancelled'));
-			const waiter: Waiter = { cost: this.costOf(kind), kind, job: options.job, maxWaitMs: options.maxWaitMs, resolve, reject, signal: options.signal };
+			const waiter: Waiter = { kind, job: options.job, maxWaitMs: options.maxWaitMs, resolve, reject, signal: options.signal };
 			if (options.signal) this.watch(options.signal);
 			if (atHead) this.queue.unshift(waiter);
 			else this.queue.push(waiter);
@@ -315,18 +314,18 @@ export class PointBudget {
 		this.refill();
 		while (this.queue.length > 0 && this.inFlightCount < MAX_IN_FLIGHT) {
 			const head = this.queue[0];
-			// What the service counts may have been learnt while it waited.
-			head.cost = this.costOf(head.kind);
-			if (this.known && this.known.resetAt === undefined && head.cost > this.known.remaining && this.inFlightCount === 0) {
+			// Priced as it is sent: what the service counts may have been learnt while it waited.
+			const cost = this.costOf(head.kind);
+			if (this.known && this.known.resetAt === undefined && cost > this.known.remaining && this.inFlightCount === 0) {
 				// Spent down without an answer saying when the window resets (no rate headers): start over.
 				this.known = undefined;
 			}
 			// Without knowledge, one request at a time: its answer tells the budget (or that none is told).
-			const fits = this.known ? head.cost <= this.known.remaining : this.unmetered || this.inFlightCount === 0;
+			const fits = this.known ? cost <= this.known.remaining : this.unmetered || this.inFlightCount === 0;
 			if (!fits) break;
 			this.remove(head);
 			const ticket: Ticket = {
-				cost: head.cost,
+				cost,
 				kind: head.kind,
 				settled: false,
 				alone: this.inFlightCount === 0,
@@ -335,8 +334,8 @@ export class PointBudget {
 				windowResetAt: this.known?.resetAt,
 				freshWindow: this.known?.fresh,
 			};
-			if (this.known) this.known.remaining -= head.cost;
-			this.inFlightPoints += head.cost;
+			if (this.known) this.known.remaining -= cost;
+			this.inFlightPoints += cost;
 			this.inFlightCount++;
 			head.resolve(ticket);
 		}

@@ -219,8 +219,7 @@ export class PollPurse implements Spender {
 	/** Told by the transport: a request of the poll took these points of the budget. */
 	spent(cost: number): void {
 		const window = this.budget.snapshot().window;
-		const entry = this.pacing.spent.get(this.job);
-		this.pacing.spent.set(this.job, { window, points: (entry?.window === window ? entry.points : 0) + cost });
+		this.pacing.spent.set(this.job, { window, points: this.spentInWindow(window) + cost });
 	}
 
 	private spentInWindow(window: number): number {

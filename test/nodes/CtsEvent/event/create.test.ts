@@ -4,29 +4,12 @@
  * The CTS Event node (v3) run by n8n's real engine against the sandbox over HTTP. What the node
  * sent is read from the sandbox's request log; what it changed is read back through the API.
  */
-import { CtsEvent } from '../../../../nodes/CtsEvent/CtsEvent.node';
 import { withEnd } from '../../../../nodes/shared/output/simplifyEvent';
-import { Engine, type NodeRunOptions } from '../../../harness/engine';
-import { ALICE_KEY, SandboxClient } from '../../../harness/sandboxClient';
-import { eventApi } from '../../../harness/nodeSuites';
+import { eventApi, eventNodeSuite } from '../../../harness/nodeSuites';
 
-const sandbox = new SandboxClient();
+const { sandbox, run } = eventNodeSuite();
 const { getEvent, listEvents } = eventApi(sandbox);
-const engine = new Engine({ ctsEvent: new CtsEvent() });
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-
-beforeAll(async () => await sandbox.start());
-afterAll(async () => await sandbox.stop());
-beforeEach(async () => await sandbox.reset());
-
-function run(parameters: Record<string, unknown>, options: Partial<NodeRunOptions> = {}) {
-	return engine.runNode({
-		type: 'ctsEvent',
-		parameters: { resource: 'event', output: 'raw', ...parameters },
-		credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
-		...options,
-	});
-}
 
 const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
 
