@@ -14,6 +14,8 @@ import { tagDescription, TAG_RESOURCE } from './resources/tag';
 import { taskDescription } from './resources/task';
 import { planTasks } from './resources/task/plan';
 import { PLAN } from './resources/task/planFields';
+import { syncTasks } from './resources/task/sync';
+import { SYNC } from './resources/task/syncFields';
 import { TASK_RESOURCE } from './shared/taskFields';
 
 export class CtsTask implements INodeType {
@@ -24,7 +26,7 @@ export class CtsTask implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create, read, update, move, complete and delete tasks, schedule them in a calendar, and manage tags, in the Calendar and Task Service',
+		description: 'Create, read, update, move, complete and delete tasks, keep them in step with other tools, schedule them in a calendar, and manage tags, in the Calendar and Task Service',
 		defaults: { name: 'CTS Task' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -58,7 +60,8 @@ export class CtsTask implements INodeType {
 		credentialTest: { ctsApiTest },
 	};
 
-	// Plan Tasks plans all input items of a workflow at once (see planTasks): RoutingNode runs a routed
-	// operation once per item, each in its own context. Tools run its routing, one call at a time.
-	customOperations = { task: { [PLAN]: planTasks } };
+	// Plan Tasks and Sync Tasks take all input items of a workflow at once (see planTasks, syncTasks):
+	// RoutingNode runs a routed operation once per item, each in its own context. Tools run their
+	// routing, one call at a time.
+	customOperations = { task: { [PLAN]: planTasks, [SYNC]: syncTasks } };
 }

@@ -17,6 +17,9 @@ import { PLAN, taskPlanDescription } from './planFields';
 import { taskReopenDescription } from './reopen';
 import { scheduleTask } from './schedule';
 import { SCHEDULE, taskScheduleDescription } from './scheduleFields';
+import { syncOneItem } from './sync';
+import { SYNC, taskSyncDescription, UPSERT } from './syncFields';
+import { upsertOneItem } from './upsert';
 import { taskUpdateDescription } from './update';
 
 const afterChange = outputAfterWrite('returnTask', { success: true });
@@ -49,6 +52,14 @@ export const taskDescription: INodeProperties[] = [
 					send: { preSend: [checkTitle] },
 					output: { postReceive: [afterChange] },
 				},
+			},
+			{
+				name: 'Create or Update',
+				value: UPSERT,
+				action: 'Create or update a task by its source key',
+				description:
+					'Find the open task that carries the Source Key and change only the fields that differ (no write when none does), or create the task: a workflow or an agent that runs twice makes no second task',
+				routing: multiRequestRouting(upsertOneItem),
 			},
 			{
 				name: 'Delete',
@@ -115,6 +126,14 @@ export const taskDescription: INodeProperties[] = [
 				routing: multiRequestRouting(scheduleTask),
 			},
 			{
+				name: 'Sync Tasks',
+				value: SYNC,
+				action: 'Sync tasks with another tool',
+				description:
+					"Keep the tasks of a source in step with its items, the input being the source's whole set: creates what is new, updates what changed, completes what is done, leaves the rest; one read for all items. Preview outputs the plan without writing.",
+				routing: multiRequestRouting(syncOneItem),
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a task',
@@ -138,6 +157,7 @@ export const taskDescription: INodeProperties[] = [
 	...taskReopenDescription,
 	...taskScheduleDescription,
 	...taskPlanDescription,
+	...taskSyncDescription,
 	// The task is output where an operation has it: read, listed, or read back after a write.
 	...outputFields({ show: { resource: [TASK_RESOURCE], operation: ['get', 'getAll'] } }, 'task', SIMPLIFIED_TASK_FIELDS),
 	...outputFields(

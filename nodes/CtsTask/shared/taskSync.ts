@@ -1,0 +1,389 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { fingerprint } from '../../shared/copies/marker';
+import { toStringList } from '../../shared/fields/fields';
+import { listTags } from '../../shared/tasks/tagLists';
+import { listTaskPage, walkTasks } from '../../shared/tasks/taskPaging';
+import { describedWithMarker, isOpenTask, readSyncMarker, stateFingerprint, taskState, type SyncMarker, type TaskState } from '../../shared/tasks/syncMarker';
+import { isIanaZone, isIsoDuration, notIanaZoneProblem, parseDateInput, toLocalDateTime, DATE_TIME_HINT } from '../../shared/time/dates';
+import { invalidField, quoted } from '../../shared/transport/errors';
+import type { OperationItem } from '../../shared/transport/itemOperation';
+import type { ServiceContext } from '../../shared/transport/credentialUser';
+import { ctsRequest } from '../../shared/transport/transport';
+
+/**
+ * Keeping tasks in step with the items of another tool (Sync Tasks, and Create or Update for one
+ * item): the rules both operations follow, in one place. An item is found again by its source and
+ * key, written into the task's description as its sync marker (see nodes/shared/tasks/syncMarker).
+ */
+
+export type SyncAction = 'create' | 'update' | 'complete' | 'reopen' | 'delete' | 'unchanged';
+
+const DONE_WORDS: Record<SyncAction, string> = { create: 'created', update: 'updated', complete: 'completed', reopen: 'reopened', delete: 'deleted', unchanged: 'unchanged' };
+
+/** The action as output: what would be done in a preview, what was done otherwise. */
+export function actionWord(action: SyncAction, preview: boolean): string {
+	return preview ? action : DONE_WORDS[action];
+}
+
+/** The fields a sync may map, in the editor's words. */
+const FIELD_LABELS: Record<keyof Omit<TaskState, 'deleted'>, string> = {
+	title: 'Title',
+	description: 'Description',
+	due: 'Due',
+	timeZone: 'Time Zone',
+	priority: 'Priority',
+	estimatedDuration: 'Estimated Duration',
+	tags: 'Tag Names',
+	taskListId: 'Task List ID',
+	done: 'Done',
+};
+
+type MappedField = keyof typeof FIELD_LABELS;
+
+/** One source item: its key and the values of the fields it maps (a field left out is never touched). */
+export interface Wanted {
+	itemIndex: number;
+	key: string;
+	values: Partial<Omit<TaskState, 'tags' | 'deleted'>>;
+	tagNames?: string[];
+	sourceFingerprint: string;
+	notices: string[];
+}
+
+const PRIORITY_WORDS: Record<string, number> = { none: 0, highest: 1, urgent: 1, high: 3, medium: 5, normal: 5, low: 7, lowest: 9 };
+
+/** A priority as a number 0–9, a numeric text, or a word (None, Highest, High, Medium, Low, Lowest; "1 (Highest)" too). */
+export function readPriority(value: unknown): number | undefined {
+	if (value === '' || value === null || value === undefined) return 0;
+	const text = String(value).trim().toLowerCase();
+	const number = /^\d+/.exec(text) ? Number.parseInt(text, 10) : PRIORITY_WORDS[text];
+	return number !== undefined && Number.isInteger(number) && number >= 0 && number <= 9 ? number : undefined;
+}
+
+function readDone(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value;
+	const text = String(value ?? '').trim().toLowerCase();
+	if (['true', 'yes', '1'].includes(text)) return true;
+	if (['false', 'no', '0', ''].includes(text)) return false;
+	return undefined;
+}
+
+/** The source and key of an item, checked before any request. */
+export function readSourceAndKey({ context, itemIndex, parameter }: OperationItem): { source: string; key: string } {
+	const source = String(parameter('source', '') ?? '').trim();
+	if (source === '') throw invalidField(context.getNode(), 'Source', 'must not be empty: name the tool the items come from, e.g. github-issues', itemIndex);
+	const key = String(parameter('sourceKey', '') ?? '').trim();
+	if (key === '') throw invalidField(context.getNode(), 'Source Key', 'must not be empty: give what identifies the item in its tool, e.g. {{ $json.id }} or an issue URL', itemIndex);
+	return { source, key };
+}
+
+/**
+ * The mapped values of one item, each checked and written as the service takes it; a value the
+ * service would refuse fails the item, naming the field, before any request.
+ */
+export function readWanted(item: OperationItem): Wanted {
+	const { context, itemIndex, parameter } = item;
+	const node = context.getNode();
+	const { key } = readSourceAndKey(item);
+	const title = String(parameter('title', '') ?? '').trim();
+	if (title === '') throw invalidField(node, 'Title', 'must not be empty: map the item\'s title, e.g. {{ $json.title }}', itemIndex);
+	const fields = (parameter('syncFields', {}) ?? {}) as IDataObject;
+	const values: Wanted['values'] = { title };
+	const notices: string[] = [];
+	if ('description' in fields) values.description = String(fields.description ?? '');
+	if ('timeZone' in fields && String(fields.timeZone ?? '') !== '') {
+		if (!isIanaZone(fields.timeZone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(fields.timeZone), itemIndex);
+		values.timeZone = fields.timeZone;
+	}
+	if ('due' in fields) {
+		const empty = fields.due === null || fields.due === undefined || String(fields.due).trim() === '';
+		if (empty) {
+			values.due = null;
+			values.timeZone = values.timeZone ?? null;
+		} else {
+			const zone = values.timeZone ?? context.getTimezone();
+			const due = parseDateInput(fields.due, zone);
+			if (!due) throw invalidField(node, 'Due', `${quoted(fields.due)} is not a date and time`, itemIndex, DATE_TIME_HINT);
+			values.due = toLocalDateTime(due, zone);
+			values.timeZone = zone;
+		}
+	}
+	if ('priority' in fields) {
+		const priority = readPriority(fields.priority);
+		if (priority === undefined) throw invalidField(node, 'Priority', `${quoted(fields.priority)} is not a priority: use 0 to 9, or None, Highest, High, Medium, Low or Lowest`, itemIndex);
+		values.priority = priority;
+	}
+	if ('estimatedDuration' in fields) {
+		const duration = String(fields.estimatedDuration ?? '').trim();
+		if (duration !== '' && !isIsoDuration(duration)) throw invalidField(node, 'Estimated Duration', `${quoted(fields.estimatedDuration)} is not an ISO 8601 duration: write it like PT30M, PT1H30M or P1D`, itemIndex);
+		values.estimatedDuration = duration === '' ? null : duration;
+	}
+	if ('taskListId' in fields) values.taskListId = String(fields.taskListId ?? '').trim() || 'default';
+	if ('done' in fields) {
+		const done = readDone(fields.done);
+		if (done === undefined) throw invalidField(node, 'Done', `${quoted(fields.done)} is not true or false`, itemIndex, 'Give a test of the item, e.g. {{ $json.state === "closed" }}.');
+		values.done = done;
+	}
+	let tagNames: string[] | undefined;
+	if ('tags' in fields) tagNames = [...new Set(toStringList(fields.tags ?? []).map((name) => name.trim()).filter(Boolean))].sort();
+	// The source's fingerprint covers the mapped fields only: mapping another field later is a change of every item.
+	const sourceFingerprint = fingerprint([Object.entries(values).sort(([a], [b]) => a.localeCompare(b)), tagNames ?? null]);
+	return { itemIndex, key, values, tagNames, sourceFingerprint, notices };
+}
+
+/** What a sync does with one task: its action, the write, and what to output. */
+export interface Decision {
+	action: SyncAction;
+	key: string;
+	itemIndex?: number;
+	taskId?: string;
+	title: string;
+	/** Each changed field: what the task has and what the source gives. */
+	changes: Record<string, { from: unknown; to: unknown }>;
+	/** The state the write leaves (none for unchanged). */
+	after?: TaskState;
+	/** Tag names to create before the write (names the account has no tag for). */
+	newTags: string[];
+	sourceFingerprint: string;
+	reason?: string;
+	notices: string[];
+	/** The marker's source fingerprint the memory keeps for this key. */
+	remember?: string;
+}
+
+/** What the sync knows before it decides: the open tasks of the source by key, the memory, the account's tags. */
+export interface SyncKnowledge {
+	source: string;
+	open: Map<string, IDataObject[]>;
+	memory: SyncMemory;
+	tagIdsByName?: Map<string, string>;
+	readTask: (id: string) => Promise<IDataObject | null>;
+}
+
+/**
+ * What a published workflow remembers between runs (node static data), per source: key → [task ID,
+ * source fingerprint]. It is how a task completed or deleted in the service's app, which the list
+ * of open tasks no longer shows, is told from an item never synced.
+ */
+export type SyncMemory = Record<string, [string, string]>;
+
+/** The open tasks that carry a marker of `source`, by key, oldest first. */
+export function openTasksByKey(tasks: IDataObject[], source: string): Map<string, IDataObject[]> {
+	const byKey = new Map<string, IDataObject[]>();
+	const sorted = [...tasks].sort((a, b) => String(a.created ?? '').localeCompare(String(b.created ?? '')) || String(a.id).localeCompare(String(b.id)));
+	for (const task of sorted) {
+		const marker = readSyncMarker(task);
+		if (!marker || marker.source !== source || !isOpenTask(task)) continue;
+		byKey.set(marker.key, [...(byKey.get(marker.key) ?? []), task]);
+	}
+	return byKey;
+}
+
+/** The account's tags by name (one list call, 10 points, reused for a minute). */
+export async function tagIdsByName(context: ServiceContext): Promise<Map<string, string>> {
+	const byName = new Map<string, string>();
+	for (const tag of await listTags(context)) if (typeof tag.name === 'string' && !byName.has(tag.name)) byName.set(tag.name, tag.id);
+	return byName;
+}
+
+const NEW_TAG = 'new tag: ';
+
+/** The state the source asks for, from the task's current state (or a new task's). */
+function wantedState(current: TaskState, wanted: Wanted, knowledge: SyncKnowledge): { state: TaskState; newTags: string[] } {
+	const state: TaskState = { ...current, ...wanted.values, deleted: false };
+	const newTags: string[] = [];
+	if (wanted.tagNames) {
+		state.tags = wanted.tagNames
+			.map((name) => {
+				const id = knowledge.tagIdsByName?.get(name);
+				if (id) return id;
+				newTags.push(name);
+				return `${NEW_TAG}${name}`;
+			})
+			.sort();
+	}
+	return { state, newTags };
+}
+
+function changesBetween(current: TaskState, state: TaskState): Decision['changes'] {
+	const changes: Decision['changes'] = {};
+	for (const field of Object.keys(FIELD_LABELS) as MappedField[]) {
+		if (JSON.stringify(current[field]) !== JSON.stringify(state[field])) changes[field] = { from: current[field], to: state[field] };
+	}
+	return changes;
+}
+
+const NEW_TASK: TaskState = taskState({});
+
+/** The decision for an item whose task is at hand (open, or read by ID). */
+function decideForTask(wanted: Wanted, task: IDataObject, knowledge: SyncKnowledge, notices: string[], reopen: boolean): Decision {
+	const current = taskState(task);
+	const { state, newTags } = wantedState(current, wanted, knowledge);
+	if (reopen && wanted.values.done !== true) state.done = false;
+	const base = { key: wanted.key, itemIndex: wanted.itemIndex, taskId: String(task.id), title: state.title, sourceFingerprint: wanted.sourceFingerprint, notices };
+	if (state.estimatedDuration !== current.estimatedDuration) {
+		// The interface's update takes no estimated duration: it is written when the task is created.
+		notices.push(`Estimated Duration stays ${current.estimatedDuration ?? 'empty'}: the service sets it only when a task is created`);
+		state.estimatedDuration = current.estimatedDuration;
+	}
+	const changes = changesBetween(current, state);
+	const marker = readSyncMarker(task);
+	if (Object.keys(changes).length === 0) return { ...base, action: 'unchanged', changes, newTags: [], remember: marker?.sourceFingerprint ?? wanted.sourceFingerprint };
+	const editedInService = marker === undefined || marker.taskFingerprint !== stateFingerprint(current);
+	const sourceChanged = marker === undefined || marker.sourceFingerprint !== wanted.sourceFingerprint;
+	const labels = Object.keys(changes).map((field) => FIELD_LABELS[field as MappedField]).join(', ');
+	if (!sourceChanged && editedInService) {
+		return {
+			...base,
+			action: 'unchanged',
+			changes: {},
+			newTags: [],
+			remember: marker.sourceFingerprint,
+			reason: `Changed in the service since the last sync (${labels}) and not at the source: the service's values are kept`,
+		};
+	}
+	if (editedInService && marker && !current.done) notices.push(`Also changed in the service since the last sync: the source's values replace it (${labels})`);
+	const action: SyncAction = state.done && !current.done ? 'complete' : !state.done && current.done ? 'reopen' : 'update';
+	return { ...base, action, changes, after: state, newTags, remember: wanted.sourceFingerprint };
+}
+
+/**
+ * What to do for one source item: find its task (open, else remembered), then create, update,
+ * complete, reopen, or leave it.
+ */
+export async function decide(wanted: Wanted, knowledge: SyncKnowledge): Promise<Decision> {
+	const [task, ...others] = knowledge.open.get(wanted.key) ?? [];
+	const notices = [...wanted.notices, ...others.map((other) => `Another open task carries the same key and is left as it is: ${quoted(other.title)} (${String(other.id)})`)];
+	if (task) return decideForTask(wanted, task, knowledge, notices, false);
+	const remembered = knowledge.memory[wanted.key];
+	const title = String(wanted.values.title);
+	if (remembered) {
+		const [taskId, sourceFingerprint] = remembered;
+		if (sourceFingerprint === wanted.sourceFingerprint) {
+			const reason = 'The task is completed or deleted in the service and the source item has not changed since: it stays so';
+			return { action: 'unchanged', key: wanted.key, itemIndex: wanted.itemIndex, taskId, title, changes: {}, newTags: [], sourceFingerprint, reason, notices, remember: sourceFingerprint };
+		}
+		const earlier = await knowledge.readTask(taskId);
+		if (earlier && earlier.deleted !== true) {
+			if (!isOpenTask(earlier) && wanted.values.done !== true) notices.push('The task was completed in the service; the source item changed since, so it is reopened');
+			return decideForTask(wanted, earlier, knowledge, notices, true);
+		}
+		notices.push('The task was deleted in the service; the source item changed since, so it is created again');
+	}
+	if (wanted.values.done === true) {
+		return { action: 'unchanged', key: wanted.key, itemIndex: wanted.itemIndex, title, changes: {}, newTags: [], sourceFingerprint: wanted.sourceFingerprint, reason: 'The source item is done and has no open task: nothing to create', notices };
+	}
+	const { state, newTags } = wantedState(NEW_TASK, wanted, knowledge);
+	return { action: 'create', key: wanted.key, itemIndex: wanted.itemIndex, title, changes: changesBetween(NEW_TASK, state), after: state, newTags, sourceFingerprint: wanted.sourceFingerprint, notices, remember: wanted.sourceFingerprint };
+}
+
+/** A source fingerprint no item has: a key remembered with it counts as changed when its item comes back. */
+export const LEFT_BY_SYNC = '-';
+
+/** What to do with an open task of the source whose key is no longer in the input. */
+export function decideForMissing(task: IDataObject, mode: 'keep' | 'complete' | 'delete'): Decision {
+	const marker = readSyncMarker(task)!;
+	const current = taskState(task);
+	const base = { key: marker.key, taskId: String(task.id), title: current.title, newTags: [], notices: [] };
+	if (mode === 'keep') return { ...base, action: 'unchanged', changes: {}, sourceFingerprint: marker.sourceFingerprint, reason: 'No longer in the input: kept', remember: marker.sourceFingerprint };
+	const after: TaskState = mode === 'complete' ? { ...current, done: true } : { ...current, deleted: true };
+	const changes: Decision['changes'] = mode === 'complete' ? { done: { from: false, to: true } } : {};
+	return { ...base, action: mode, changes, after, sourceFingerprint: LEFT_BY_SYNC, reason: 'No longer in the input', remember: mode === 'complete' ? LEFT_BY_SYNC : undefined };
+}
+
+/** The tag IDs of a state, once its new tags exist. */
+async function createTags(context: ServiceContext, decision: Decision, knowledge: SyncKnowledge, itemIndex: number): Promise<void> {
+	for (const name of decision.newTags) {
+		if (!knowledge.tagIdsByName?.has(name)) {
+			const created = (await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/tags/create', body: { name } }, itemIndex)) as IDataObject;
+			knowledge.tagIdsByName?.set(name, String(created.id));
+		}
+		const id = knowledge.tagIdsByName!.get(name)!;
+		decision.after!.tags = decision.after!.tags.map((tag) => (tag === `${NEW_TAG}${name}` ? id : tag)).sort();
+	}
+}
+
+/**
+ * Carries a decision out: 1 point per create, update, complete or reopen (one update writes the
+ * fields, the progress and the marker together), 2 for a delete (the marker records it first, so
+ * the Task Trigger knows the deletion as the sync's), 1 per new tag. Answers the task's ID.
+ */
+export async function carryOut(context: ServiceContext, decision: Decision, knowledge: SyncKnowledge, itemIndex: number): Promise<string | undefined> {
+	const { after } = decision;
+	if (!after || decision.action === 'unchanged') return decision.taskId;
+	await createTags(context, decision, knowledge, itemIndex);
+	const marker: SyncMarker = { source: knowledge.source, key: decision.key, sourceFingerprint: decision.sourceFingerprint, taskFingerprint: stateFingerprint(after) };
+	const description = describedWithMarker(after.description, marker);
+	if (decision.action === 'create') {
+		const body: IDataObject = { title: after.title, description };
+		if (after.due !== null) body.due = after.due;
+		if (after.timeZone !== null) body.timeZone = after.timeZone;
+		if (after.priority !== 0) body.priority = after.priority;
+		if (after.estimatedDuration !== null) body.estimatedDuration = after.estimatedDuration;
+		if (after.tags.length > 0) body.tags = after.tags;
+		if (after.taskListId !== 'default') body.taskListId = after.taskListId;
+		const created = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/tasks/create', body }, itemIndex);
+		return String((created.data as IDataObject | undefined)?.id ?? '');
+	}
+	const body: IDataObject = { id: decision.taskId, description };
+	for (const field of Object.keys(decision.changes) as MappedField[]) {
+		if (field === 'done' || field === 'description' || field === 'estimatedDuration') continue;
+		body[field] = after[field];
+	}
+	if ('done' in decision.changes || decision.action === 'reopen') body.progress = after.done ? 'completed' : 'needs-action';
+	await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/tasks/update', body }, itemIndex);
+	if (decision.action === 'delete') await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/tasks/delete', body: { id: decision.taskId } }, itemIndex);
+	return decision.taskId;
+}
+
+/** A decision as an output item: the action, the task, and each field that changes (or would). */
+export function decisionOutput(decision: Decision, source: string, preview: boolean, taskId = decision.taskId): IDataObject {
+	const changes: IDataObject = {};
+	for (const [field, change] of Object.entries(decision.changes)) changes[field] = { from: change.from, to: change.to };
+	return {
+		action: actionWord(decision.action, preview),
+		taskId: taskId ?? null,
+		source,
+		key: decision.key,
+		title: decision.title,
+		changes,
+		...(decision.newTags.length > 0 ? { newTags: decision.newTags } : {}),
+		...(decision.reason ? { reason: decision.reason } : {}),
+		preview,
+		...(decision.notices.length > 0 ? { notices: decision.notices } : {}),
+	};
+}
+
+/** The memory of `source` in the node's static data (see {@link SyncMemory}). */
+export function memoryOf(staticData: IDataObject, source: string): SyncMemory {
+	return { ...((staticData.syncedTasks as Record<string, SyncMemory> | undefined)?.[source] ?? {}) };
+}
+
+/**
+ * Stores the memory of `source`. Assigned anew, never changed in place: n8n saves static data
+ * only when a property of it was set (a nested object created during the run is not watched).
+ */
+export function storeMemory(staticData: IDataObject, source: string, memory: SyncMemory): void {
+	staticData.syncedTasks = { ...((staticData.syncedTasks as IDataObject | undefined) ?? {}), [source]: memory };
+}
+
+/** Every open task of the account (10 points per 100), in one walk through the list. */
+export async function readOpenTasks(context: ServiceContext, itemIndex: number): Promise<IDataObject[]> {
+	const open = await walkTasks(async (after, limit) => await listTaskPage(context, after, limit, itemIndex), { idsAtUpdated: [] });
+	return open.tasks;
+}
+
+/** Reads a task by ID (1 point): the task, deleted or not, or null when the account has none with it. */
+export async function readTaskById(context: ServiceContext, id: string, itemIndex: number): Promise<IDataObject | null> {
+	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
+	return ((answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined) ?? null;
+}
+
+/** The task as a write left it, for a later item of the same run (no read-back). */
+export function taskAfter(decision: Decision, source: string, taskId: string): IDataObject | undefined {
+	const { after } = decision;
+	if (!after || after.done || after.deleted) return undefined;
+	const marker: SyncMarker = { source, key: decision.key, sourceFingerprint: decision.sourceFingerprint, taskFingerprint: stateFingerprint(after) };
+	return { id: taskId, ...after, description: describedWithMarker(after.description, marker), progress: 'needs-action', done: undefined, deleted: undefined };
+}
