@@ -244,6 +244,14 @@ export interface NodeRunOptions {
 	timezone?: string;
 	/** Node settings of the editor's Settings tab (Retry On Fail, Max. Tries, Wait Between Tries). */
 	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
+	/**
+	 * The workflow's stored static data, kept by the caller across runs. As n8n does, a run in any
+	 * mode but `manual` stores what the nodes changed of it (a published workflow's runs); a manual
+	 * run reads it and stores nothing.
+	 */
+	staticData?: { stored: IDataObject };
+	/** The execution mode: `manual` (the editor, default) or, for a published workflow's run, `trigger`. */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface NodeRunResult {
@@ -315,18 +323,20 @@ export class Engine {
 		};
 		const connections = { Input: { main: [[{ node: 'CTS', type: NodeConnectionTypes.Main, index: 0 }]] } };
 		const workflowData = { id: 'test-workflow', name: 'Test', nodes: [input, node], connections };
+		const mode = options.mode ?? 'manual';
 		const workflow = new Workflow({
 			...workflowData,
-			active: false,
+			active: mode !== 'manual',
 			nodeTypes: this.nodeTypes,
 			settings: { executionOrder: 'v1', timezone: options.timezone ?? 'America/New_York' },
+			staticData: options.staticData ? (JSON.parse(JSON.stringify(options.staticData.stored)) as IDataObject) : undefined,
 		});
-		const additionalData = additionalDataFor(store, 'manual', workflowData);
+		const additionalData = additionalDataFor(store, mode, workflowData);
 		let running: ReturnType<WorkflowExecute['run']> | undefined;
 		const result = (async (): Promise<NodeRunResult> => {
 			let run: IRun;
 			try {
-				running = new WorkflowExecute(additionalData, 'manual').run({
+				running = new WorkflowExecute(additionalData, mode).run({
 					workflow,
 					startNode: input,
 					destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
@@ -339,6 +349,9 @@ export class Engine {
 					return { items: [], error: error as NodeRunResult['error'], run: { data: { resultData: { runData: {} } } } as unknown as IRun };
 				}
 				throw error;
+			}
+			if (options.staticData && mode !== 'manual' && workflow.staticData.__dataChanged === true) {
+				options.staticData.stored = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 			}
 			const taskData = run.data.resultData.runData.CTS?.[0];
 			return {

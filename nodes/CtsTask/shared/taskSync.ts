@@ -189,6 +189,9 @@ export async function tagIdsByName(context: ServiceContext): Promise<Map<string,
 
 const NEW_TAG = 'new tag: ';
 
+/** The colour of a tag a sync creates (the service requires one): the Tag Create field's default. */
+const NEW_TAG_COLOR = '#4285f4';
+
 /** The state the source asks for, from the task's current state (or a new task's). */
 function wantedState(current: TaskState, wanted: Wanted, knowledge: SyncKnowledge): { state: TaskState; newTags: string[] } {
 	const state: TaskState = { ...current, ...wanted.values, deleted: false };
@@ -296,7 +299,7 @@ export function decideForMissing(task: IDataObject, mode: 'keep' | 'complete' | 
 async function createTags(context: ServiceContext, decision: Decision, knowledge: SyncKnowledge, itemIndex: number): Promise<void> {
 	for (const name of decision.newTags) {
 		if (!knowledge.tagIdsByName?.has(name)) {
-			const created = (await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/tags/create', body: { name } }, itemIndex)) as IDataObject;
+			const created = (await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/tags/create', body: { name, color: NEW_TAG_COLOR } }, itemIndex)) as IDataObject;
 			knowledge.tagIdsByName?.set(name, String(created.id));
 		}
 		const id = knowledge.tagIdsByName!.get(name)!;

@@ -36,6 +36,8 @@ interface ItemResult {
 	itemIndex: number;
 	output: IDataObject[];
 	error?: Error;
+	/** A task no longer in the input (paired with the first item). */
+	missing?: boolean;
 }
 
 /** Each item's wanted fields, or its error; a key given again by a later item is that item's (the later wins). */
@@ -92,6 +94,8 @@ async function syncBatch(items: OperationItem[], stopAtItemErrors: boolean, mode
 	for (const [key, [task]] of open) if (!inInput.has(key) && readSyncMarker(task)) decisions.push(decideForMissing(task, mode));
 
 	const results: ItemResult[] = [...failed];
+	// Output in the input's order, tasks no longer in the input last.
+	const order = (result: ItemResult) => (result.missing ? items.length : 0) + result.itemIndex;
 	const remembered: SyncMemory = {};
 	// Keys of failed items keep what was remembered of them.
 	for (const { itemIndex: failedIndex } of failed) {
@@ -103,7 +107,7 @@ async function syncBatch(items: OperationItem[], stopAtItemErrors: boolean, mode
 		try {
 			const taskId = preview ? decision.taskId : await carryOut(context, decision, knowledge, outputIndex);
 			if (taskId && decision.remember !== undefined) remembered[decision.key] = [taskId, decision.remember];
-			results.push({ itemIndex: outputIndex, output: [decisionOutput(decision, source, preview, taskId)] });
+			results.push({ itemIndex: outputIndex, output: [decisionOutput(decision, source, preview, taskId)], missing: decision.itemIndex === undefined });
 		} catch (error) {
 			if (memory[decision.key]) remembered[decision.key] = memory[decision.key];
 			const nodeError = toNodeError(context.getNode(), error, outputIndex);
@@ -111,11 +115,11 @@ async function syncBatch(items: OperationItem[], stopAtItemErrors: boolean, mode
 				if (!preview) storeMemory(staticData, source, { ...memory, ...remembered });
 				throw nodeError;
 			}
-			results.push({ itemIndex: outputIndex, output: [], error: nodeError });
+			results.push({ itemIndex: outputIndex, output: [], error: nodeError, missing: decision.itemIndex === undefined });
 		}
 	}
 	if (!preview) storeMemory(staticData, source, remembered);
-	return results.sort((a, b) => a.itemIndex - b.itemIndex);
+	return results.sort((a, b) => order(a) - order(b));
 }
 
 /** Sync Tasks as a tool runs it (the operation's routing): one item; tasks not in it are kept. */

@@ -23,31 +23,50 @@ import {
  */
 
 /**
- * The open tasks by key, read once per run and source and kept current by the run's own writes,
- * so that many items cost one read (10 points per 100 open tasks), not one each. Keyed by the
- * node's static data, an object each execution has its own of.
+ * What the items of one run share: the open tasks by key, read once per source and kept current by
+ * the run's own writes, so that many items cost one read (10 points per 100 open tasks), not one
+ * each; and the turn of each item. RoutingNode starts every item's request at once, so the items
+ * take turns: an item with a key an earlier item just created finds that task. Keyed by the node's
+ * static data, an object each execution has its own of.
  */
-const openTasksOfRun = new WeakMap<object, Map<string, Promise<Map<string, IDataObject[]>>>>();
+interface RunState {
+	open: Map<string, Promise<Map<string, IDataObject[]>>>;
+	turn: Promise<unknown>;
+}
 
-async function openTasksFor({ context, itemIndex }: OperationItem, source: string): Promise<Map<string, IDataObject[]>> {
-	const run = context.getWorkflowStaticData('node');
-	let bySource = openTasksOfRun.get(run);
-	if (!bySource) openTasksOfRun.set(run, (bySource = new Map()));
-	let open = bySource.get(source);
+const runs = new WeakMap<object, RunState>();
+
+function runStateOf(context: OperationItem['context']): RunState {
+	const key = context.getWorkflowStaticData('node');
+	let state = runs.get(key);
+	if (!state) runs.set(key, (state = { open: new Map(), turn: Promise.resolve() }));
+	return state;
+}
+
+async function openTasksFor({ context, itemIndex }: OperationItem, run: RunState, source: string): Promise<Map<string, IDataObject[]>> {
+	let open = run.open.get(source);
 	if (!open) {
 		open = readOpenTasks(context, itemIndex).then((tasks) => openTasksByKey(tasks, source));
-		bySource.set(source, open);
+		run.open.set(source, open);
 		// A failed read is not kept: the next item reads again.
-		open.catch(() => bySource!.delete(source));
+		open.catch(() => run.open.delete(source));
 	}
 	return await open;
 }
 
+/** Create or Update for one item (its routing): after the items before it, so that a key given twice is one task. */
 export async function upsertOneItem(item: OperationItem): Promise<IDataObject[]> {
+	const run = runStateOf(item.context);
+	const mine = run.turn.then(async () => await upsertItem(item, run));
+	run.turn = mine.catch(() => undefined);
+	return await mine;
+}
+
+async function upsertItem(item: OperationItem, run: RunState): Promise<IDataObject[]> {
 	const { context, itemIndex } = item;
 	const { source } = readSourceAndKey(item);
 	const wanted = readWanted(item);
-	const open = await openTasksFor(item, source);
+	const open = await openTasksFor(item, run, source);
 	const staticData = context.getWorkflowStaticData('node');
 	const memory = memoryOf(staticData, source);
 	const knowledge = {
