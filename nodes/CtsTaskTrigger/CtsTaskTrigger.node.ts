@@ -20,6 +20,7 @@ import { budgetShareOption, checkFrequencyHints, PollPurse, TRIGGER_BUDGET_NOTIC
 import { fetchTestTask, pollChanges, startCursor } from './poll';
 import { pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
 import { optionsCollection } from '../shared/fields/fields';
+import { isSyncEcho, readSyncMarker } from '../shared/tasks/syncMarker';
 
 type TaskTriggerData = IDataObject & {
 	cursor?: TaskCursor;
@@ -71,6 +72,14 @@ export class CtsTaskTrigger implements INodeType {
 				default: {},
 				options: [
 					...taskFilterOptions(),
+					{
+						displayName: "Leave Out Sync Tasks' Own Changes",
+						name: 'ignoreSyncChanges',
+						type: 'boolean',
+						default: true,
+						description:
+							"Whether to leave out the changes Sync Tasks or Create or Update made themselves, so a two-way sync gets no echoes. Without this filter they come out with changedBySync: true.",
+					},
 				],
 			},
 			...triggerOutputFields('task', SIMPLIFIED_TASK_FIELDS),
@@ -85,6 +94,7 @@ export class CtsTaskTrigger implements INodeType {
 		const events = this.getNodeParameter('events', []) as string[];
 		const filters = this.getNodeParameter('filters', {}) as IDataObject;
 		const matches = taskFilter(filters);
+		const wanted = (task: IDataObject) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true) && !(filters.ignoreSyncChanges === true && isSyncEcho(task));
 
 		const readsOpenTasks = events.includes('completed') || events.includes('deleted');
 		if (this.getMode() === 'manual') {
@@ -102,7 +112,7 @@ export class CtsTaskTrigger implements INodeType {
 			budgetShare?: number;
 			redeliverAfterRestart?: boolean;
 		};
-		if (readsOpenTasks) return shapeTriggerOutput(this, simplifyTask, await pollOpenTaskEvents.call(this, staticData, budgetShare, redeliverAfterRestart, (task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true)));
+		if (readsOpenTasks) return shapeTriggerOutput(this, simplifyTask, await pollOpenTaskEvents.call(this, staticData, budgetShare, redeliverAfterRestart, wanted));
 		delete staticData.openTasks;
 		delete staticData.openTasksPending;
 		if (!staticData.cursor) {
@@ -121,9 +131,7 @@ export class CtsTaskTrigger implements INodeType {
 				`CTS Task Trigger: more than ${TASK_PAGE_SIZE} tasks share the "updated" time ${result.overflowedAt.join(', ')}; the service offers no way to page past them, so some of those changes were not delivered.`,
 			);
 		}
-		const items = result.tasks
-			.filter((task) => events.includes(String(task.triggerEvent)) && (matches?.(task) ?? true))
-			.map((json) => ({ json }));
+		const items = result.tasks.filter(wanted).map((json) => ({ json: markedSyncChange(json) }));
 		// The cursor moves with each complete page read: a poll stopped by its allowance delivers what
 		// it read, and the next goes on from there. With Redeliver After a Restart, a poll that
 		// delivers moves it only once a later poll confirms it.
@@ -150,7 +158,7 @@ async function pollOpenTaskEvents(
 	const { position } = positionAfterRestart(this, staticData.openTasks, staticData.openTasksPending);
 	delete staticData.openTasksPending;
 	const result = await pollOpenTasks.call(this, position, budgetShare);
-	const items = result.tasks.filter(wanted).map((json) => ({ json }));
+	const items = result.tasks.filter(wanted).map((json) => ({ json: markedSyncChange(json) }));
 	if (redeliverAfterRestart && items.length > 0) {
 		staticData.openTasks = position;
 		staticData.openTasksPending = pendingPosition(result.state);
@@ -158,4 +166,9 @@ async function pollOpenTaskEvents(
 		staticData.openTasks = result.state;
 	}
 	return items.length > 0 ? [items] : null;
+}
+
+/** A task kept in step by a sync says whether its change was the sync's own write (`changedBySync`). */
+function markedSyncChange(task: IDataObject): IDataObject {
+	return readSyncMarker(task) ? { ...task, changedBySync: isSyncEcho(task) } : task;
 }

@@ -1,10 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { readSyncMarker } from '../tasks/syncMarker';
+
 /** Fields of a simplified task, in output order. */
 export const SIMPLIFIED_TASK_FIELDS = [
 	'id',
 	'title',
 	'description',
+	'syncSource',
+	'syncKey',
 	'due',
 	'timeZone',
 	'estimatedDuration',
@@ -30,8 +34,11 @@ export const SIMPLIFIED_TASK_FIELDS = [
  */
 export function simplifyTask(task: IDataObject): IDataObject {
 	const simplified: IDataObject = {};
+	// A task kept in step with another tool names its source and key (from the description's marker line).
+	const marker = typeof task.description === 'string' && task.description.includes('Synced from') ? readSyncMarker(task) : undefined;
 	for (const field of SIMPLIFIED_TASK_FIELDS) {
-		const value = field === 'parentTaskId' ? parentOf(task) : field === 'scheduled' ? derivedScheduled(task) : task[field];
+		const value =
+			field === 'parentTaskId' ? parentOf(task) : field === 'scheduled' ? derivedScheduled(task) : field === 'syncSource' ? marker?.source : field === 'syncKey' ? marker?.key : task[field];
 		if (value !== undefined) simplified[field] = value;
 	}
 	return simplified;

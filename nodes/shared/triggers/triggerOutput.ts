@@ -6,7 +6,7 @@ import { outputFields, outputShaper, pick } from '../output/outputShape';
  * Keys a trigger adds to the service's object, kept whatever the Output choice: what happened
  * (`triggerEvent`) and, for an occurrence that replaced another, the ID it replaced (`previousId`).
  */
-const TRIGGER_KEYS = ['triggerEvent', 'previousId'];
+const TRIGGER_KEYS = ['triggerEvent', 'previousId', 'changedBySync'];
 
 /** The Output choice of a trigger, as the action nodes' Get offers it (Simplified by default). */
 export function triggerOutputFields(object: string, fieldNames: string[]): INodeProperties[] {
