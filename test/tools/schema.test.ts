@@ -170,10 +170,23 @@ describe('a CTS node added as a tool in the editor', () => {
 		expect(Object.keys(schema.properties).sort()).toEqual(['Calendar', 'Task_IDs']);
 		expect(schema.properties.Task_IDs.description).toMatch(/^IDs of the tasks to plan, separated by commas.*exactly as the service returned it$/);
 		expect(schema.properties.Calendar.description).toMatch(/Give its ID exactly as the service returned it/);
-		const preview = tools.ctsTaskTool.description.properties.filter((property) => property.name === 'preview');
+		const preview = tools.ctsTaskTool.description.properties.filter((property) => property.name === 'preview' && property.displayOptions?.show?.operation?.includes('plan'));
 		expect(preview.map((property) => [property.displayOptions?.show?.['@tool'], property.default])).toEqual([
 			[[false], false],
 			[[true], true],
+		]);
+	});
+
+	it('Create or Update as a tool: the model gives the key, the title and the fields it knows; Sync Tasks previews and keeps tasks not in its call', () => {
+		const upsert = toolSchema(savedNode('ctsTaskTool', { resource: 'task', operation: 'upsert' }));
+		expect(upsert.required).toEqual(['Source_Key', 'Title']);
+		expect(upsert.properties.Description.description).toMatch(/^Details of the task, as plain text\./);
+		expect(upsert.properties.Source_Key.description).toMatch(/identifies the item/);
+		const sync = tools.ctsTaskTool.description.properties.filter((property) => property.displayOptions?.show?.operation?.includes('sync') && ['preview', 'missingTasks'].includes(property.name));
+		expect(sync.map((property) => [property.name, property.displayOptions?.show?.['@tool'], property.default])).toEqual([
+			['missingTasks', [false], 'keep'],
+			['preview', [false], false],
+			['preview', [true], true],
 		]);
 	});
 

@@ -15,6 +15,7 @@ export const TASK_TOOL_TEXTS: ToolTexts = {
 	'reopen:taskId': 'The completed task to reopen (it returns to "needs action")',
 	'schedule:taskId':
 		"The task to find time for: its title names the block, and its estimated duration and due date set the block's length and latest end (unless this tool is set otherwise)",
+	'sync:description': 'Details of the task, as plain text',
 	description: 'Details of the task, as plain text (or HTML, when this tool is set to send HTML)',
 	due: `When the task is due, e.g. 2026-12-01T17:00:00: ${TOOL_ZONE_READING}, which is sent as the task's time zone; a time with an offset, e.g. 2026-12-01T17:00:00+01:00, is converted into that zone. A date alone, e.g. 2026-12-01, means midnight.`,
 	taskListId: `ID of the task list that holds the task: ${TASK_LIST_SOURCE}`,

@@ -47,13 +47,13 @@ const eventList = {
 	returnAll: true,
 };
 
-it('each action node declares the transport as its requestOperations, and only Plan Tasks (all input items in one plan) keeps a custom operation', () => {
+it('each action node declares the transport as its requestOperations, and only Plan Tasks and Sync Tasks (all input items at once) keep a custom operation', () => {
 	for (const node of [new CtsTask(), new CtsEvent(), new CtsEventV1()]) {
 		expect(node.description.requestOperations).toBe(SERVICE_REQUEST_OPERATIONS);
 		expect(node.description.properties.map((property) => property.name)).not.toContain('transport');
 	}
 	expect(Object.keys(new CtsTask().customOperations)).toEqual(['task']);
-	expect(Object.keys(new CtsTask().customOperations.task)).toEqual(['plan']);
+	expect(Object.keys(new CtsTask().customOperations.task)).toEqual(['plan', 'sync']);
 	expect((new CtsEvent() as INodeType).customOperations).toBeUndefined();
 	expect((new CtsEventV1() as INodeType).customOperations).toBeUndefined();
 });

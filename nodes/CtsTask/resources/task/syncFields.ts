@@ -1,6 +1,5 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { DATE_TIME_HINT } from '../../../shared/time/dates';
 import { optionsCollection, timeZoneField } from '../../../shared/fields/fields';
 import { maxWaitOption } from '../../../shared/transport/transport';
 import { priorityOptions } from '../../../shared/tasks/taskFilter';
@@ -12,6 +11,8 @@ export const UPSERT = 'upsert';
 const bothShown = { show: { resource: [TASK_RESOURCE], operation: [SYNC, UPSERT] } };
 const syncShown = { show: { resource: [TASK_RESOURCE], operation: [SYNC] } };
 
+const sourceDescription = 'Name of the tool the items come from. A sync touches only tasks it made for this source, never tasks of another source or made by hand.';
+
 /** The fields of a source item, shared by Sync Tasks and Create or Update: each one mapped is kept in step, one left out is never touched. */
 const mappedFields: INodeProperties[] = [
 	{
@@ -21,7 +22,18 @@ const mappedFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. github-issues',
-		description: 'Name of the tool the items come from. A sync touches only tasks it made for this source, never tasks of another source or made by hand.',
+		description: sourceDescription,
+		displayOptions: { show: { '@tool': [false] } },
+	},
+	// As a tool, the source is a setting of the tool, not the model's to choose: one model naming it
+	// differently from call to call would make a second task for the same item.
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'string',
+		default: 'ai-agent',
+		description: sourceDescription,
+		displayOptions: { show: { '@tool': [true] } },
 	},
 	{
 		displayName: 'Source Key',
@@ -61,14 +73,14 @@ const mappedFields: INodeProperties[] = [
 				name: 'done',
 				type: 'boolean',
 				default: false,
-				description: 'Whether the item is done, e.g. {{ $json.state === "closed" }}: a done item completes its task, one no longer done reopens it',
+				description: "Whether the item is done, e.g. an expression testing its state: a done item completes its task, one no longer done reopens it",
 			},
 			{
 				displayName: 'Due',
 				name: 'due',
 				type: 'dateTime',
 				default: '',
-				description: `When the task is due, read in the Time Zone (empty: the workflow's); an empty value removes the due date. ${DATE_TIME_HINT}`,
+				description: "When the task is due, e.g. 2026-12-01T17:00:00, read in the Time Zone (empty: the workflow's); an empty value removes the due date",
 			},
 			{
 				displayName: 'Estimated Duration',

@@ -7,12 +7,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CtsTask } from '../../../../nodes/CtsTask/CtsTask.node';
-import { Engine, type NodeRunOptions } from '../../../harness/engine';
+import { asTool, Engine, type NodeRunOptions } from '../../../harness/engine';
 import { sandboxWithFreshLists } from '../../../harness/freshLists';
 import { ALICE_KEY, SandboxClient } from '../../../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
-const engine = new Engine({ ctsTask: new CtsTask() });
+const engine = new Engine({ ctsTask: new CtsTask(), ctsTaskTool: asTool(new CtsTask()) });
 
 sandboxWithFreshLists(sandbox);
 
@@ -283,5 +283,32 @@ describe('Create or Update', () => {
 		await sync([issue(1)]);
 		const { items } = await upsert([issue(1, { priority: 'highest' })]);
 		expect(json(items)[0]).toMatchObject({ action: 'updated', changes: { priority: { from: 5, to: 1 } } });
+	});
+});
+
+describe('as an AI tool', () => {
+	const tool = (operation: string, parameters: Json) =>
+		engine.runNode({
+			type: 'ctsTaskTool',
+			parameters: { resource: 'task', operation, source: 'ai-agent', ...parameters },
+			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
+		});
+
+	it('Create or Update adds the task unless it is already there: an agent that calls twice makes one task', async () => {
+		const call = { sourceKey: 'mail:4711', title: 'Answer Bob about the offsite', syncFields: { due: '2026-12-04T12:00:00+01:00' } };
+		expect(json((await tool('upsert', call)).items)[0]).toMatchObject({ action: 'created', source: 'ai-agent', key: 'mail:4711' });
+		expect(json((await tool('upsert', call)).items)[0]).toMatchObject({ action: 'unchanged' });
+		expect((await openTasks()).filter((task) => task.title === 'Answer Bob about the offsite')).toHaveLength(1);
+	});
+
+	it('Sync Tasks as a tool previews by default and keeps tasks not in its call', async () => {
+		await sync([issue(1), issue(2)], { source: 'ai-agent' });
+		await sandbox.clearRequests();
+		const previewed = await tool('sync', { sourceKey: issue(3).url, title: 'Issue 3', preview: true });
+		expect(json(previewed.items)).toEqual([expect.objectContaining({ action: 'create', key: issue(3).url, preview: true })]);
+		expect(await writes()).toEqual([]);
+		const written = await tool('sync', { sourceKey: issue(3).url, title: 'Issue 3', preview: false, missingTasks: 'delete' });
+		expect(json(written.items).map((item) => item.action)).toEqual(['created']);
+		expect((await openTasks()).filter((task) => String(task.description).includes('Synced from: ai-agent'))).toHaveLength(3);
 	});
 });
