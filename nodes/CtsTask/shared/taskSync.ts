@@ -232,9 +232,16 @@ function decideForTask(wanted: Wanted, task: IDataObject, knowledge: SyncKnowled
 	}
 	const changes = changesBetween(current, state);
 	const marker = readSyncMarker(task);
-	if (Object.keys(changes).length === 0) return { ...base, action: 'unchanged', changes, newTags: [], remember: marker?.sourceFingerprint ?? wanted.sourceFingerprint };
 	const editedInService = marker === undefined || marker.taskFingerprint !== stateFingerprint(current);
 	const sourceChanged = marker === undefined || marker.sourceFingerprint !== wanted.sourceFingerprint;
+	if (Object.keys(changes).length === 0) {
+		if (!editedInService && !sourceChanged) return { ...base, action: 'unchanged', changes, newTags: [], remember: wanted.sourceFingerprint };
+		// Both sides agree, but not as the key line recorded them (the item took over an edit made in
+		// the app, or a field was newly mapped): the line is brought up to date, so that a later change
+		// on either side is told apart, and a reverted item is not taken for an unchanged one.
+		const reason = 'Already as the item says: only its key line is brought up to date';
+		return { ...base, action: 'update', changes, after: state, newTags: [], remember: wanted.sourceFingerprint, reason };
+	}
 	const labels = Object.keys(changes).map((field) => FIELD_LABELS[field as MappedField]).join(', ');
 	if (!sourceChanged && editedInService) {
 		return {
