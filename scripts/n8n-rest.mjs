@@ -158,6 +158,12 @@ export class N8nRestClient {
 		return await this.request('POST', `/projects/${projectId}/data-tables/${tableId}/insert`, { data: rows, returnType: 'all' });
 	}
 
+	/** Sets `data` in the rows matching every condition of `where` (column: value). */
+	async updateDataTableRows(projectId, tableId, where, data) {
+		const filters = Object.entries(where).map(([columnName, value]) => ({ columnName, condition: 'eq', value }));
+		return await this.request('PATCH', `/projects/${projectId}/data-tables/${tableId}/rows`, { filter: { type: 'and', filters }, data });
+	}
+
 	/** The rows of a data table (up to 100), oldest first. */
 	async listDataTableRows(projectId, tableId) {
 		const result = await this.request('GET', `/projects/${projectId}/data-tables/${tableId}/rows?take=100&sortBy=id:asc`);
