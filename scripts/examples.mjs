@@ -1,10 +1,13 @@
 /**
  * Example workflows that `npm start` puts into n8n: a task round trip, an event round trip
- * with a recurring series (v3), RSVP (v1), the task trigger, completed tasks and an MCP server offering the
- * nodes as tools to AI agents. They use the credentials
- * named here; node types are given by prefix (the package name: npm start installs the project as a community package).
+ * with a recurring series (v3), RSVP (v1), the task trigger, completed tasks, an MCP server offering the
+ * nodes as tools to AI agents, a morning briefing, and tasks kept in step with a CSV file and, both
+ * ways, with an n8n data table. They use the credentials named here; node types are given by prefix
+ * (the package name: npm start installs the project as a community package).
  */
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The owner account `npm start` creates (a local instance: the password is printed anyway). */
 export const START_OWNER = { email: 'owner@example.com', password: 'CtsSandbox-1', firstName: 'CTS', lastName: 'Owner' };
@@ -55,11 +58,46 @@ const id = (node) => `={{ $('${node}').item.json.id }}`;
 /** An ID from an earlier node in a Task or Event field, stored as n8n's editor stores an expression there ("By ID"). */
 const idOf = (node) => ({ __rl: true, mode: 'id', value: id(node) });
 
+/** The CSV of tasks the CSV example syncs: `npm start` copies it into the folder n8n may read files from. */
+export const EXAMPLE_TASKS_CSV = fileURLToPath(new URL('./example-files/tasks.csv', import.meta.url));
+
+/** The n8n data table of the two-way example, as `npm start` creates it. */
+export const EXAMPLE_TASKS_TABLE = {
+	name: 'CTS example tasks',
+	columns: [
+		{ name: 'title', type: 'string' },
+		{ name: 'notes', type: 'string' },
+		{ name: 'done', type: 'boolean' },
+	],
+	rows: [
+		{ title: 'Book the venue for the launch party', notes: 'Up to 60 guests', done: false },
+		{ title: 'Write the launch blog post', notes: '', done: false },
+		{ title: 'Update the pricing page', notes: 'New plans from January', done: false },
+	],
+};
+
+/** Source names of the sync examples: each touches only the tasks it made. */
+export const SYNC_SOURCES = { csv: 'csv-tasks', table: 'tasks-table' };
+
+/** The names of the two sync examples. */
+export const SYNC_EXAMPLES = { csv: 'CTS example: sync tasks from a CSV file', table: 'CTS example: two-way sync with a data table' };
+
+/** Where the CSV example reads its file: `files` (N8N_RESTRICT_FILE_ACCESS_TO) under the state folder. */
+export const exampleFilesDir = (stateDir) => join(stateDir, 'files');
+
+/**
+ * n8n's environment for the CSV example: n8n 2.x reads files only from N8N_RESTRICT_FILE_ACCESS_TO
+ * (default ~/.n8n-files, kept allowed); one folder for all processes, workers included.
+ */
+export const exampleFilesEnv = (stateDir) => ({ N8N_RESTRICT_FILE_ACCESS_TO: `${exampleFilesDir(stateDir)};~/.n8n-files` });
+
 /**
  * @param {string} prefix  node type prefix
  * @param {{ api: {id,name,type}, sync: {id,name,type} }} credentials  the credentials as created in n8n
+ * @param {{ tasksCsv: string, tasksTable: { id: string, name: string } }} syncSetup  the CSV file n8n
+ *   reads (absolute path) and the data table as created in n8n, for the sync examples
  */
-export function exampleWorkflows(prefix, credentials) {
+export function exampleWorkflows(prefix, credentials, syncSetup) {
 	const task = (name, parameters, extra = {}) => ({ name, type: 'ctsTask', parameters: { resource: 'task', ...parameters }, ...extra });
 	const event = (name, parameters, extra = {}) => ({
 		name,
@@ -221,7 +259,132 @@ export function exampleWorkflows(prefix, credentials) {
 			active: false,
 		},
 		morningBriefingWorkflow(prefix, credentials),
+		csvSyncWorkflow(prefix, credentials, syncSetup.tasksCsv),
+		tableSyncWorkflow(prefix, credentials, syncSetup.tasksTable),
 	];
+}
+
+const node = (name, type, typeVersion, position, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion, position, parameters, ...extra });
+const apiCredential = (credentials) => ({ credentials: { ctsApi: { id: credentials.api.id, name: credentials.api.name } } });
+const link = (...names) => Object.fromEntries(names.slice(0, -1).map((name, index) => [name, { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] }]));
+
+/** A CSV file of tasks → Extract From File → Sync Tasks: run it again after editing the file, and only what changed is written. */
+function csvSyncWorkflow(prefix, credentials, tasksCsv) {
+	return {
+		name: SYNC_EXAMPLES.csv,
+		nodes: [
+			node('Run', 'n8n-nodes-base.manualTrigger', 1, [0, 300], {}),
+			node('Read tasks.csv', 'n8n-nodes-base.readWriteFile', 1, [220, 300], { operation: 'read', fileSelector: tasksCsv, options: {} }),
+			node('Extract From CSV', 'n8n-nodes-base.extractFromFile', 1.1, [440, 300], { operation: 'csv', binaryPropertyName: 'data', options: {} }),
+			node(
+				'Sync Tasks',
+				`${prefix}.ctsTask`,
+				1,
+				[660, 300],
+				{
+					resource: 'task',
+					operation: 'sync',
+					source: SYNC_SOURCES.csv,
+					sourceKey: '={{ $json.id }}',
+					title: '={{ $json.title }}',
+					syncFields: {
+						description: '={{ $json.notes }}',
+						done: "={{ $json.status === 'done' }}",
+						due: '={{ $json.due }}',
+						priority: '={{ $json.priority }}',
+						tags: '={{ $json.tags }}',
+					},
+					missingTasks: 'complete',
+				},
+				apiCredential(credentials),
+			),
+			note(
+				`## Sync tasks from a CSV file\nEach row of \`tasks.csv\` becomes a task; status \`done\` completes it, and a row taken out completes its task. Edit the file and run again: only changes are written.\n\nYour own file: set its path in **Read tasks.csv** (inside N8N_RESTRICT_FILE_ACCESS_TO) and map its columns in **Sync Tasks**.`,
+				[-40, 0],
+				[620, 260],
+			),
+		],
+		connections: link('Run', 'Read tasks.csv', 'Extract From CSV', 'Sync Tasks'),
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+/**
+ * Two-way between an n8n data table and the service: every 15 minutes the rows become tasks (a row
+ * ticked done completes its task); a task completed in the service ticks its row. The trigger
+ * leaves out the sync's own writes, so nothing loops.
+ */
+function tableSyncWorkflow(prefix, credentials, table) {
+	const dataTableId = { __rl: true, mode: 'list', value: table.id, cachedResultName: table.name };
+	const column = (name, type, removed) => ({ id: name, displayName: name, required: false, defaultMatch: false, display: true, type, readOnly: false, removed });
+	return {
+		name: SYNC_EXAMPLES.table,
+		nodes: [
+			node('Every 15 Minutes', 'n8n-nodes-base.scheduleTrigger', 1.2, [0, 200], { rule: { interval: [{ field: 'minutes', minutesInterval: 15 }] } }),
+			node('Get Rows', 'n8n-nodes-base.dataTable', 1.1, [240, 200], { resource: 'row', operation: 'get', dataTableId, returnAll: true }),
+			node(
+				'Sync Tasks',
+				`${prefix}.ctsTask`,
+				1,
+				[480, 200],
+				{
+					resource: 'task',
+					operation: 'sync',
+					source: SYNC_SOURCES.table,
+					sourceKey: '={{ $json.id }}',
+					title: '={{ $json.title }}',
+					syncFields: { description: '={{ $json.notes }}', done: '={{ $json.done === true }}' },
+				},
+				apiCredential(credentials),
+			),
+			node(
+				'Task Completed',
+				`${prefix}.ctsTaskTrigger`,
+				1,
+				[0, 480],
+				{
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					events: ['completed'],
+					filters: { ignoreSyncChanges: true },
+					options: { budgetShare: 50 },
+				},
+				apiCredential(credentials),
+			),
+			node('Rows of This Table', 'n8n-nodes-base.filter', 2.2, [240, 480], {
+				conditions: {
+					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+					conditions: [{ id: randomUUID(), leftValue: '={{ $json.syncSource }}', rightValue: SYNC_SOURCES.table, operator: { type: 'string', operation: 'equals' } }],
+					combinator: 'and',
+				},
+				options: {},
+			}),
+			node('Tick Done', 'n8n-nodes-base.dataTable', 1.1, [480, 480], {
+				resource: 'row',
+				operation: 'update',
+				dataTableId,
+				matchType: 'allConditions',
+				filters: { conditions: [{ keyName: 'id', condition: 'eq', keyValue: '={{ Number($json.syncKey) }}' }] },
+				columns: {
+					mappingMode: 'defineBelow',
+					value: { done: true },
+					matchingColumns: [],
+					schema: [column('title', 'string', true), column('notes', 'string', true), column('done', 'boolean', false)],
+					attemptToConvertTypes: false,
+					convertFieldsToString: false,
+				},
+				options: {},
+			}),
+			note(
+				`## Two-way sync with a data table\nEvery 15 minutes the rows of **${table.name}** become tasks; ticking a row's \`done\` completes its task. Completing the task in the service ticks the row. The trigger leaves out the sync's own changes, so nothing loops.\n\n**Publish** the workflow to start both.`,
+				[-40, -120],
+				[600, 240],
+			),
+		],
+		connections: { ...link('Every 15 Minutes', 'Get Rows', 'Sync Tasks'), ...link('Task Completed', 'Rows of This Table', 'Tick Done') },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
 /** Every working morning: today's agenda as one Digest, ready for a chat or e-mail node (here a No Op). */

@@ -9,10 +9,10 @@
  * others). Plain Node ESM.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { exampleWorkflows, EXAMPLE_CREDENTIALS, START_OWNER } from './examples.mjs';
+import { exampleFilesDir, exampleWorkflows, EXAMPLE_CREDENTIALS, EXAMPLE_TASKS_CSV, EXAMPLE_TASKS_TABLE, START_OWNER } from './examples.mjs';
 import { ensureRuntime, projectRoot, runtimeRoot } from './n8n-runtime.mjs';
 
 export const SANDBOX_KEY = 'sandbox-alice-key';
@@ -66,15 +66,35 @@ async function ensureCredential(rest, { name, type, data }) {
 	return { id: created.id, name, type, created: true };
 }
 
+/** The example data table with its rows, created once (a user's later edits stay). */
+async function ensureTasksTable(rest) {
+	const { id: projectId } = await rest.personalProject();
+	const existing = (await rest.listDataTables(projectId)).find((table) => table.name === EXAMPLE_TASKS_TABLE.name);
+	if (existing) return { id: existing.id, name: existing.name };
+	const { name, columns, rows } = EXAMPLE_TASKS_TABLE;
+	const created = await rest.createDataTable(projectId, { name, columns });
+	await rest.insertDataTableRows(projectId, created.id, rows);
+	return { id: created.id, name };
+}
+
+/** The example CSV in the folder n8n may read files from, copied once (a user's later edits stay). */
+function ensureTasksCsv(stateDir) {
+	const folder = exampleFilesDir(stateDir);
+	mkdirSync(folder, { recursive: true });
+	const file = join(folder, 'tasks.csv');
+	if (!existsSync(file)) copyFileSync(EXAMPLE_TASKS_CSV, file);
+	return file;
+}
+
 /** The example to try first: the editor banner links to it. */
 export const FIRST_EXAMPLE = 'CTS example: task round trip';
 
 /**
- * The owner account (logged in), both credentials pointing at the sandbox and the example
- * workflows with node types under `prefix`. Resolves to how many workflows were added and the
- * ID of the {@link FIRST_EXAMPLE}.
+ * The owner account (logged in), both credentials pointing at the sandbox, the example CSV file
+ * and data table, and the example workflows with node types under `prefix`. Resolves to how many
+ * workflows were added and the ID of the {@link FIRST_EXAMPLE}.
  */
-export async function provisionInstance(rest, { sandboxUrl, prefix }) {
+export async function provisionInstance(rest, { sandboxUrl, prefix, stateDir }) {
 	await rest.ensureOwner(START_OWNER);
 	const tokenResponse = await fetch(`${sandboxUrl}/_sandbox/token`, {
 		method: 'POST',
@@ -88,7 +108,8 @@ export async function provisionInstance(rest, { sandboxUrl, prefix }) {
 	};
 	const existing = new Map(((await rest.listWorkflows()) ?? []).map((workflow) => [workflow.name, workflow.id]));
 	let added = 0;
-	for (const workflow of exampleWorkflows(prefix, credentials)) {
+	const syncSetup = { tasksCsv: ensureTasksCsv(stateDir), tasksTable: await ensureTasksTable(rest) };
+	for (const workflow of exampleWorkflows(prefix, credentials, syncSetup)) {
 		if (existing.has(workflow.name)) continue;
 		const created = await rest.createWorkflow(workflow);
 		existing.set(workflow.name, created?.id);

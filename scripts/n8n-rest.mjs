@@ -130,6 +130,46 @@ export class N8nRestClient {
 		}
 	}
 
+	/**
+	 * Runs a workflow as the editor's "Execute workflow" does, from the trigger named (a manual
+	 * execution). Resolves to { executionId }.
+	 */
+	async runWorkflow(id, triggerName) {
+		return await this.request('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
+	}
+
+	/** The owner's personal project (where data tables live), n8n 2.x. */
+	async personalProject() {
+		return await this.request('GET', '/projects/personal');
+	}
+
+	/** The data tables of a project: [{ id, name, columns }]. */
+	async listDataTables(projectId) {
+		const result = await this.request('GET', `/projects/${projectId}/data-tables`);
+		return result?.data ?? result ?? [];
+	}
+
+	/** Creates a data table: columns [{ name, type: 'string' | 'number' | 'boolean' | 'date' }]. */
+	async createDataTable(projectId, { name, columns }) {
+		return await this.request('POST', `/projects/${projectId}/data-tables`, { name, columns });
+	}
+
+	async insertDataTableRows(projectId, tableId, rows) {
+		return await this.request('POST', `/projects/${projectId}/data-tables/${tableId}/insert`, { data: rows, returnType: 'all' });
+	}
+
+	/** Sets `data` in the rows matching every condition of `where` (column: value). */
+	async updateDataTableRows(projectId, tableId, where, data) {
+		const filters = Object.entries(where).map(([columnName, value]) => ({ columnName, condition: 'eq', value }));
+		return await this.request('PATCH', `/projects/${projectId}/data-tables/${tableId}/rows`, { filter: { type: 'and', filters }, data });
+	}
+
+	/** The rows of a data table (up to 100), oldest first. */
+	async listDataTableRows(projectId, tableId) {
+		const result = await this.request('GET', `/projects/${projectId}/data-tables/${tableId}/rows?take=100&sortBy=id:asc`);
+		return result?.data ?? result ?? [];
+	}
+
 	/** Executions of a workflow, newest first (summaries). */
 	async listExecutions(workflowId) {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));

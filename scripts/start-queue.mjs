@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 
 import { PACKAGE_NAME, packPackage } from './community-package.mjs';
+import { exampleFilesEnv } from './examples.mjs';
 import { provisionInstance, runLocalInstance } from './local-instance.mjs';
 import { N8nRestClient } from './n8n-rest.mjs';
 import { QueueStack } from './queue-stack.mjs';
@@ -26,7 +27,7 @@ await runLocalInstance({
 			stateDir,
 			tarball: packPackage(join(stateDir, 'pack')).tarball,
 			mainPort: n8nPort,
-			env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', GENERIC_TIMEZONE: timeZone },
+			env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', GENERIC_TIMEZONE: timeZone, ...exampleFilesEnv(stateDir) },
 			detached: true,
 		});
 		onStop(
@@ -37,7 +38,7 @@ await runLocalInstance({
 		await stack.start();
 		watch('n8n main', stack.main.exited, stack.main.output);
 		stack.workers.forEach((worker, index) => watch(`n8n ${stack.workerNames()[index]}`, worker.exited, worker.output));
-		const { added, firstExampleId } = await provisionInstance(new N8nRestClient(stack.main.url), { sandboxUrl, prefix: PACKAGE_NAME });
+		const { added, firstExampleId } = await provisionInstance(new N8nRestClient(stack.main.url), { sandboxUrl, prefix: PACKAGE_NAME, stateDir });
 
 		const pids = stack.pids();
 		return {

@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 
 import { installPackage, PACKAGE_NAME, packPackage } from './community-package.mjs';
+import { exampleFilesEnv } from './examples.mjs';
 import { provisionInstance, runLocalInstance } from './local-instance.mjs';
 import { freePort, n8nEnv, startN8n } from './n8n-runtime.mjs';
 import { N8nRestClient } from './n8n-rest.mjs';
@@ -26,7 +27,7 @@ await runLocalInstance({
 		log('Installing the package into n8n (npm pack of dist/)…');
 		installPackage(userFolder, packPackage(join(stateDir, 'package')).tarball);
 		log(`Starting n8n ${info.n8nVersion}…`);
-		const env = n8nEnv(info, { userFolder, port: n8nPort, brokerPort: await freePort(), env: { GENERIC_TIMEZONE: timeZone } });
+		const env = n8nEnv(info, { userFolder, port: n8nPort, brokerPort: await freePort(), env: { GENERIC_TIMEZONE: timeZone, ...exampleFilesEnv(stateDir) } });
 		const n8n = await startN8n(info, env, {
 			timeoutMs: 240_000,
 			detached: true,
@@ -36,7 +37,7 @@ await runLocalInstance({
 		log(`n8n running on ${n8n.url} (${elapsed()})`);
 
 		// Owner, credentials, example workflows (each only once).
-		const { added, firstExampleId } = await provisionInstance(new N8nRestClient(n8n.url), { sandboxUrl, prefix: PACKAGE_NAME });
+		const { added, firstExampleId } = await provisionInstance(new N8nRestClient(n8n.url), { sandboxUrl, prefix: PACKAGE_NAME, stateDir });
 		return {
 			title: `n8n ${info.n8nVersion} with ${PACKAGE_NAME}`,
 			editorUrl: n8n.url,

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
-import { EXAMPLE_CREDENTIALS, exampleWorkflows } from '../../scripts/examples.mjs';
+import { EXAMPLE_CREDENTIALS, exampleWorkflows, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
@@ -538,8 +538,12 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		const api = (await n8n.rest.listCredentials()).find((credential) => credential.name === EXAMPLE_CREDENTIALS.api.name);
 		const sync = await n8n.rest.createCredential({ ...EXAMPLE_CREDENTIALS.sync, data: { token: await sandbox.token('alice', 24 * 3600), syncUrl: sandbox.url } });
 		const credentials = { api: { ...EXAMPLE_CREDENTIALS.api, id: api.id }, sync: { ...EXAMPLE_CREDENTIALS.sync, id: sync.id } };
-		// The MCP server example runs only when an MCP client calls it (test/e2e/mcp.test.mjs does).
-		const examples = exampleWorkflows(PACKAGE_NAME, credentials).filter((workflow) => !workflow.nodes.some((node) => /mcpTrigger/i.test(node.type)));
+		// The MCP server example runs only when an MCP client calls it (test/e2e/mcp.test.mjs does); the sync
+		// examples need npm start's CSV file and data table (test/e2e/sync-examples.test.mjs runs them).
+		const syncSetup = { tasksCsv: '/nonexistent/tasks.csv', tasksTable: { id: 'none', name: 'none' } };
+		const examples = exampleWorkflows(PACKAGE_NAME, credentials, syncSetup).filter(
+			(workflow) => !workflow.nodes.some((node) => /mcpTrigger/i.test(node.type)) && !Object.values(SYNC_EXAMPLES).includes(workflow.name),
+		);
 		assert.equal(examples.length, 6);
 		const tab = await page.context().newPage();
 		for (const workflow of examples) {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { EXAMPLE_CREDENTIALS, START_OWNER } from '../../scripts/examples.mjs';
+import { EXAMPLE_CREDENTIALS, exampleFilesEnv, START_OWNER } from '../../scripts/examples.mjs';
 import { freePort, n8nEnv, projectRoot, runN8nCli, runtimeInfo } from '../../scripts/n8n-runtime.mjs';
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
 import { parseRun } from './support/n8n.mjs';
@@ -52,7 +52,7 @@ describe('npm start', () => {
 	const checkSetup = async (text) => {
 		assert.match(text, new RegExp(`Editor: +http://localhost:${n8nPort}/`));
 		assert.match(text, new RegExp(`Log in: +${START_OWNER.email} +/ +${START_OWNER.password}`));
-		assert.match(text, /7 example workflows added/);
+		assert.match(text, /9 example workflows added/);
 		assert.match(text, new RegExp(`Try first: +http://localhost:${n8nPort}/workflow/\\S+ +\\("CTS example: task round trip"`));
 		assert.match(text, new RegExp(`Time zone: +${(process.env.GENERIC_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone).replace('+', '\\+')} `));
 		// A new state begins with the starter world: open tasks for the triggers' Fetch Test Event.
@@ -68,9 +68,11 @@ describe('npm start', () => {
 			'CTS example: RSVP (v1)',
 			'CTS example: event round trip with a recurring series (v3)',
 			'CTS example: morning briefing',
+			'CTS example: sync tasks from a CSV file',
 			'CTS example: task completed',
 			'CTS example: task round trip',
 			'CTS example: task trigger',
+			'CTS example: two-way sync with a data table',
 		]);
 		const credentials = await rest.listCredentials();
 		for (const { name, type } of Object.values(EXAMPLE_CREDENTIALS)) {
@@ -102,7 +104,7 @@ describe('npm start', () => {
 				port: n8nPort,
 				brokerPort: await freePort(),
 				// The package as npm start installed it (the user folder's community-nodes folder).
-				env: { N8N_LOG_LEVEL: 'info', N8N_LOG_FORMAT: 'json' },
+				env: { N8N_LOG_LEVEL: 'info', N8N_LOG_FORMAT: 'json', ...exampleFilesEnv(stateDir) },
 			});
 			const exported = join(stateDir, 'workflows.json');
 			assert.equal((await runN8nCli(info, ['export:workflow', '--all', `--output=${exported}`], { env })).code, 0);
@@ -110,7 +112,7 @@ describe('npm start', () => {
 			const examples = JSON.parse(readFileSync(exported, 'utf8')).filter((workflow) =>
 				workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger'),
 			);
-			assert.equal(examples.length, 4);
+			assert.equal(examples.length, 5);
 			for (const workflow of examples) {
 				const result = await runN8nCli(info, ['execute', `--id=${workflow.id}`, '--rawOutput'], { env });
 				const executed = parseRun(result.stdout);

@@ -10,6 +10,7 @@ import { invalidField, quoted } from '../../shared/transport/errors';
 import type { OperationItem } from '../../shared/transport/itemOperation';
 import type { ServiceContext } from '../../shared/transport/credentialUser';
 import { ctsRequest } from '../../shared/transport/transport';
+import { forgetList } from '../../shared/transport/listCache';
 
 /**
  * Keeping tasks in step with the items of another tool (Sync Tasks, and Create or Update for one
@@ -308,6 +309,8 @@ async function createTags(context: ServiceContext, decision: Decision, knowledge
 		if (!knowledge.tagIdsByName?.has(name)) {
 			const created = (await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/tags/create', body: { name, color: NEW_TAG_COLOR } }, itemIndex)) as IDataObject;
 			knowledge.tagIdsByName?.set(name, String(created.id));
+			// The tag list read for this run (reused for a minute) lacks the new tag: the next run reads it again.
+			await forgetList(context, 'ctsApi', 'tags');
 		}
 		const id = knowledge.tagIdsByName!.get(name)!;
 		decision.after!.tags = decision.after!.tags.map((tag) => (tag === `${NEW_TAG}${name}` ? id : tag)).sort();

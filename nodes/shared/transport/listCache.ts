@@ -58,6 +58,11 @@ export async function listIfCached<T>(context: ServiceContext, credentialType: C
 	}
 }
 
+/** Forgets a list of this service user: a node that has just changed it (made a tag) has the next read see the change. */
+export async function forgetList(context: ServiceContext, credentialType: CredentialType, name: string): Promise<void> {
+	entries.delete(`${await credentialUserKey(context, credentialType)}|${name}`);
+}
+
 /** What a list offers in place of itself when the service does not have it. */
 type ListFallback = 'byId' | 'expression';
 

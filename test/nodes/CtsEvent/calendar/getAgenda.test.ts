@@ -290,7 +290,7 @@ describe('Get Agenda: Digest', () => {
 
 	it('the example morning briefing\'s Get Agenda node gives one Digest of today, overdue tasks included', async () => {
 		// scripts/examples.mjs is an ES module: read the workflow in a child process.
-		const script = "import { exampleWorkflows } from './scripts/examples.mjs'; const c = { id: '1', name: 'c', type: 'ctsApi' }; process.stdout.write(JSON.stringify(exampleWorkflows('p', { api: c, sync: c })));";
+		const script = "import { exampleWorkflows } from './scripts/examples.mjs'; const c = { id: '1', name: 'c', type: 'ctsApi' }; process.stdout.write(JSON.stringify(exampleWorkflows('p', { api: c, sync: c }, { tasksCsv: '/tmp/tasks.csv', tasksTable: { id: 't', name: 't' } })));";
 		const workflows = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(__dirname, '../../../..'), encoding: 'utf8' })) as Array<{ name: string; nodes: Array<{ name: string; type: string; parameters: IDataObject }>; connections: Record<string, unknown> }>;
 		const briefing = workflows.find((workflow) => workflow.name === 'CTS example: morning briefing')!;
 		expect(briefing.nodes.map((node) => node.type).filter((type) => type !== 'n8n-nodes-base.stickyNote')).toEqual(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.manualTrigger', 'p.ctsEvent', 'n8n-nodes-base.noOp']);

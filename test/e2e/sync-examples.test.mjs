@@ -1,0 +1,173 @@
+/**
+ * The two sync examples as `npm start` sets them up, in n8n 2.41.1 against the sandbox:
+ * - "sync tasks from a CSV file" runs green: each row once (the done row makes no task), a second
+ *   run writes nothing, and a row edited in the file updates only its task;
+ * - "two-way sync with a data table", published: its rows become tasks, a task completed in the
+ *   service ticks its row, and a task the sync itself completes (its row ticked at the source)
+ *   does not come back out of the trigger: over three polls, one delivery and 0 echoes.
+ * The sync runs as the editor's "Execute workflow" starts it (its schedule is every 15 minutes);
+ * the trigger polls on its own, as published.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { exampleFilesDir, START_OWNER, SYNC_EXAMPLES, SYNC_SOURCES } from '../../scripts/examples.mjs';
+import { N8nRestClient, parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { freePort } from '../../scripts/n8n-runtime.mjs';
+import { startNpmStart } from './support/npmStart.mjs';
+
+const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(check, timeoutMs, what) {
+	const until = Date.now() + timeoutMs;
+	for (;;) {
+		const result = await check();
+		if (result) return result;
+		if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
+		await sleep(1000);
+	}
+}
+
+describe('the sync examples of npm start in n8n 2.41.1', () => {
+	let stateDir;
+	let run;
+	let rest;
+	let sandboxUrl;
+	let workflows;
+
+	before(async () => {
+		stateDir = mkdtempSync(join(tmpdir(), 'cts-sync-examples-'));
+		const sandboxPort = await freePort();
+		sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+		run = await startNpmStart({ stateDir, n8nPort: await freePort(), sandboxPort });
+		rest = new N8nRestClient(run.output().match(/Editor: +(\S+?)\/?\n/)[1]);
+		await rest.login(START_OWNER.email, START_OWNER.password);
+		workflows = new Map((await rest.listWorkflows()).map((workflow) => [workflow.name, workflow.id]));
+	});
+
+	after(async () => {
+		if (run) assert.equal(await run.stop(), 0, run.output().slice(-3000));
+		rmSync(stateDir, { recursive: true, force: true });
+	});
+
+	const api = async (method, path, body) => {
+		const response = await fetch(`${sandboxUrl}${path}`, {
+			method,
+			headers: { authorization: 'ApiKey sandbox-alice-key', 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		assert.ok(response.ok, `${method} ${path}: ${response.status} ${text}`);
+		return text ? JSON.parse(text) : undefined;
+	};
+	const requests = async () => (await (await fetch(`${sandboxUrl}/_sandbox/requests`)).json()).requests;
+	/** The open tasks a source's sync made, by key (the key is the second part of the marker line). */
+	const openTasksOf = async (source) => {
+		const { data } = await api('GET', '/v3/tasks/list?limit=100');
+		const marked = data.tasks.map((task) => [task, /^Synced from: ([^|]*) \| ([^|]*) \|/m.exec(task.description ?? '')]);
+		return new Map(marked.filter(([, marker]) => marker?.[1] === source).map(([task, marker]) => [marker[2], task]));
+	};
+
+	/** A finished execution with its run data. */
+	const execution = async (id) => {
+		const finished = await waitFor(async () => {
+			const full = await rest.getExecution(id);
+			return ['new', 'running', 'waiting'].includes(full.status) ? undefined : full;
+		}, 120_000, `execution ${id}`);
+		const data = typeof finished.data === 'string' ? parseFlatted(finished.data) : finished.data;
+		return { status: finished.status, runData: data.resultData.runData };
+	};
+	const output = (runData, nodeName) => (runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+
+	/** Runs a workflow as "Execute workflow" does, from `trigger`; asserts it ran green and answers the Sync Tasks node's output. */
+	const runSync = async (workflowId, trigger) => {
+		const { executionId } = await rest.runWorkflow(workflowId, trigger);
+		const { status, runData } = await execution(executionId);
+		assert.equal(status, 'success', JSON.stringify(runData).slice(0, 2000));
+		return output(runData, 'Sync Tasks');
+	};
+	const actions = (items) => Object.fromEntries(items.map((item) => [item.key, item.action]));
+
+	it('sync tasks from a CSV file: each row once, a second run writes nothing, an edited row updates its task only', async () => {
+		const id = workflows.get(SYNC_EXAMPLES.csv);
+		assert.deepEqual(actions(await runSync(id, 'Run')), { 'T-1': 'created', 'T-2': 'created', 'T-3': 'created', 'T-4': 'unchanged' });
+		const tasks = await openTasksOf(SYNC_SOURCES.csv);
+		assert.deepEqual([...tasks.keys()].sort(), ['T-1', 'T-2', 'T-3']);
+		assert.equal(tasks.get('T-1').title, 'Renew the office lease');
+		assert.equal(tasks.get('T-1').priority, 3);
+		assert.match(tasks.get('T-1').description, /^Call the landlord before signing/);
+		assert.equal(tasks.get('T-1').tags.length, 2);
+
+		const before = (await requests()).length;
+		const second = await runSync(id, 'Run');
+		assert.deepEqual(actions(second), { 'T-1': 'unchanged', 'T-2': 'unchanged', 'T-3': 'unchanged', 'T-4': 'unchanged' }, JSON.stringify(second));
+		assert.deepEqual((await requests()).slice(before).filter((request) => request.method !== 'GET'), [], 'nothing changed: nothing written');
+
+		// The user's file, edited: the file the example reads, in the folder npm start lets n8n read.
+		const file = join(exampleFilesDir(stateDir), 'tasks.csv');
+		writeFileSync(file, readFileSync(file, 'utf8').replace('Three machines', 'Four machines'));
+		const third = await runSync(id, 'Run');
+		assert.deepEqual(actions(third), { 'T-1': 'unchanged', 'T-2': 'updated', 'T-3': 'unchanged', 'T-4': 'unchanged' });
+		assert.match((await openTasksOf(SYNC_SOURCES.csv)).get('T-2').description, /^Four machines/);
+	});
+
+	it('two-way sync with a data table, published: a task completed in the service ticks its row, over three polls with 0 echoes', async () => {
+		const id = workflows.get(SYNC_EXAMPLES.table);
+		const { id: projectId } = await rest.personalProject();
+		const [table] = (await rest.listDataTables(projectId)).filter((candidate) => candidate.name === 'CTS example tasks');
+		const rows = async () => await rest.listDataTableRows(projectId, table.id);
+		const [first, second, third] = await rows();
+
+		// The rows become tasks (the sync's first run), then the workflow is published.
+		assert.deepEqual(Object.values(actions(await runSync(id, 'Every 15 Minutes'))), ['created', 'created', 'created']);
+		const tasks = await openTasksOf(SYNC_SOURCES.table);
+		assert.deepEqual([...tasks.keys()].sort(), [first.id, second.id, third.id].map(String).sort());
+		// Each check of the trigger reads the open tasks once, as each sync run does.
+		const listCalls = async () => (await requests()).filter((request) => request.method === 'GET' && request.path === '/v3/tasks/list').length;
+		// The workflow's finished executions by the node that started them (a sync run, or the trigger's delivery).
+		const finished = new Map();
+		const startedBy = async (node) => {
+			for (const { id: executionId, status } of await rest.listAllExecutions(id)) {
+				if (!finished.has(executionId) && !['new', 'running', 'waiting'].includes(status)) finished.set(executionId, { id: executionId, ...(await execution(executionId)) });
+			}
+			return [...finished.values()].filter((run) => run.runData[node]);
+		};
+		const syncRuns = async () => (await startedBy('Sync Tasks')).length;
+		const listedBefore = (await listCalls()) - (await syncRuns());
+		const polls = async () => (await listCalls()) - (await syncRuns()) - listedBefore;
+		const deliveries = async () => await startedBy('Task Completed');
+		await rest.activateWorkflow(id);
+		await waitFor(async () => (await polls()) >= 1, 90_000, 'the first poll');
+
+		// In the service: the second row's task completed.
+		await api('POST', '/v3/tasks/close', { id: tasks.get(String(second.id)).id });
+		// The next poll delivers the completion, and the workflow ticks the second row.
+		const [delivery] = await waitFor(async () => {
+			const found = await deliveries();
+			return found.length > 0 ? found : undefined;
+		}, 150_000, 'the trigger to deliver the completed task');
+		const delivered = delivery;
+		assert.equal(delivered.status, 'success');
+		assert.deepEqual(output(delivered.runData, 'Task Completed').map((task) => [task.triggerEvent, task.syncKey]), [['completed', String(second.id)]]);
+		assert.equal((await rows()).find((row) => row.id === second.id).done, true, 'the completed task ticked its row');
+		assert.ok((await polls()) >= 2);
+
+		// At the source: the first row ticked done. The sync's next run completes its task; the second
+		// stays completed (its row is done too).
+		await rest.updateDataTableRows(projectId, table.id, { id: first.id }, { done: true });
+		const next = await runSync(id, 'Every 15 Minutes');
+		assert.deepEqual(actions(next), { [first.id]: 'completed', [second.id]: 'unchanged', [third.id]: 'unchanged' });
+		// The next poll (the third, or a later one) sees the sync's own completion and delivers nothing: no echo.
+		const pollsBefore = await polls();
+		await waitFor(async () => (await polls()) > pollsBefore, 150_000, 'a poll after the sync\'s run');
+		assert.ok((await polls()) >= 3);
+		await sleep(3000);
+		assert.equal((await deliveries()).length, 1, '0 echoes: the sync\'s own completion is not delivered');
+		assert.deepEqual((await rows()).map((row) => [row.id, row.done]), [[first.id, true], [second.id, true], [third.id, false]]);
+		assert.deepEqual([...(await openTasksOf(SYNC_SOURCES.table)).keys()], [String(third.id)]);
+		await rest.deactivateWorkflow(id);
+	});
+});
