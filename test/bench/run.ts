@@ -25,6 +25,7 @@ import { countExpressions, expressionCost } from './expressions';
 import { sectionBudgetJob } from './budgetJob';
 import { sectionFreeTime } from './freeTime';
 import { sectionSyncJob } from './syncJob';
+import { walkMinimum } from './walkMinimum';
 import { canCollectGarbage, mb, median, timed, withMemory } from './measure';
 import { record, table, type Row } from './report';
 import { SandboxProcess } from './sandboxProcess';
@@ -53,22 +54,6 @@ async function freshSandbox(): Promise<void> {
 const ms = (value: number) => `${value.toFixed(value < 10 ? 3 : 0)} ms`;
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 const count = (value: number) => value.toLocaleString('en');
-
-/** List calls a correct walk over `tasks` new tasks with distinct `updated` values needs. */
-function walkMinimum(tasks: number, startsAtBoundary: boolean): number {
-	// Every page after the first (and the first, when the cursor holds IDs at its boundary value)
-	// re-reads the task at the boundary: `updatedAfter` is strict and ties are possible. A full
-	// page must be followed by one more call to see the end.
-	let calls = 0;
-	let read = 0;
-	for (;;) {
-		calls++;
-		const reread = calls > 1 || startsAtBoundary ? 1 : 0;
-		const fresh = Math.min(PAGE - reread, tasks - read);
-		read += fresh;
-		if (fresh + reread < PAGE) return calls;
-	}
-}
 
 // ---------------------------------------------------------------------------------------------
 // 1. Create 1,000 tasks: CTS Task node vs HTTP Request node vs the engine's request helper vs raw fetch
