@@ -1,8 +1,9 @@
 /**
- * n8n's own HTTP Request node, for comparison. It lives in `n8n-nodes-base` (about 840 MB), which
- * the package does not depend on: it is installed once, on demand, into `.bench/` (git-ignored),
- * with install scripts off. Its `require('n8n-workflow')` calls are redirected to the project's
- * copy, so both nodes run on exactly one `n8n-workflow` in one engine.
+ * n8n's own HTTP Request and Compare Datasets nodes, for comparison. They live in `n8n-nodes-base`
+ * (about 840 MB), which the package does not depend on: the copy of `npm start`'s n8n runtime is
+ * used when it has the same version, else it is installed once, on demand, into `.bench/`
+ * (git-ignored), with install scripts off. Its `require('n8n-workflow')` calls are redirected to
+ * the project's copy, so all nodes run on exactly one `n8n-workflow` in one engine.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
