@@ -1,13 +1,14 @@
 /**
- * n8n's own HTTP Request node, for comparison. It lives in `n8n-nodes-base` (about 840 MB), which
- * the package does not depend on: it is installed once, on demand, into `.bench/` (git-ignored),
- * with install scripts off. Its `require('n8n-workflow')` calls are redirected to the project's
- * copy, so both nodes run on exactly one `n8n-workflow` in one engine.
+ * n8n's own HTTP Request and Compare Datasets nodes, for comparison. They live in `n8n-nodes-base`
+ * (about 840 MB), which the package does not depend on: the copy of `npm start`'s n8n runtime is
+ * used when it has the same version, else it is installed once, on demand, into `.bench/`
+ * (git-ignored), with install scripts off. Its `require('n8n-workflow')` calls are redirected to
+ * the project's copy, so all nodes run on exactly one `n8n-workflow` in one engine.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { join, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
 
@@ -50,8 +51,22 @@ export function benchDirectory(root: string): string {
 	return join(root, '.bench');
 }
 
-/** Installs n8n-nodes-base into `.bench/` unless that version is there already. */
+/**
+ * The n8n runtime of `npm start` (`CTS_N8N_RUNTIME_DIR`, else `.n8n-runtime/`) when it holds
+ * n8n-nodes-base at {@link NODES_BASE_VERSION}: its copy is used, nothing is installed.
+ */
+function runtimeNodesBase(root: string): string | undefined {
+	const runtime = process.env.CTS_N8N_RUNTIME_DIR ? resolve(process.env.CTS_N8N_RUNTIME_DIR) : join(root, '.n8n-runtime');
+	const directory = join(runtime, `n8n-${NODES_BASE_VERSION}`);
+	const manifest = join(directory, 'node_modules', 'n8n-nodes-base', 'package.json');
+	if (!existsSync(manifest)) return undefined;
+	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === NODES_BASE_VERSION ? directory : undefined;
+}
+
+/** A folder holding n8n-nodes-base at {@link NODES_BASE_VERSION}: the n8n runtime's, or `.bench/`, installed there unless that version is there already. */
 export function ensureNodesBase(root: string): string {
+	const fromRuntime = runtimeNodesBase(root);
+	if (fromRuntime) return fromRuntime;
 	const directory = benchDirectory(root);
 	const manifest = join(directory, 'node_modules', 'n8n-nodes-base', 'package.json');
 	if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === NODES_BASE_VERSION) {
@@ -75,11 +90,11 @@ export function ensureNodesBase(root: string): string {
 
 let hooked = false;
 
-/** Resolves the shared packages from the project's root for any module under `.bench/`. */
-function redirectSharedPackages(root: string): void {
+/** Resolves the shared packages from the project's root for any module under `directory` (where n8n-nodes-base is). */
+function redirectSharedPackages(root: string, directory: string): void {
 	if (hooked) return;
 	hooked = true;
-	const prefix = benchDirectory(root) + sep;
+	const prefix = directory + sep;
 	const moduleWithResolve = Module as unknown as {
 		_resolveFilename: (request: string, parent: { filename?: string } | undefined, ...rest: unknown[]) => string;
 	};
@@ -100,11 +115,27 @@ export function loadedWorkflowCopies(): string[] {
 /** The HTTP Request node at {@link HTTP_REQUEST_VERSION}, as n8n's node loader would hand it to the engine. */
 export function loadHttpRequestNode(root: string): INodeType {
 	const directory = ensureNodesBase(root);
-	redirectSharedPackages(root);
+	redirectSharedPackages(root, directory);
 	const file = join(directory, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { HttpRequest } = require(file) as { HttpRequest: new () => IVersionedNodeType };
 	const copies = loadedWorkflowCopies();
 	if (copies.length !== 1) throw new Error(`Expected one copy of n8n-workflow, found ${copies.length}: ${copies.join(', ')}`);
 	return new HttpRequest().getNodeType(HTTP_REQUEST_VERSION) as INodeType;
+}
+
+export const COMPARE_DATASETS_TYPE = 'n8n-nodes-base.compareDatasets';
+/** The Compare Datasets node's current version (its default in the editor). */
+export const COMPARE_DATASETS_VERSION = 2.3;
+
+/** n8n's Compare Datasets node at {@link COMPARE_DATASETS_VERSION}, from the same n8n-nodes-base. */
+export function loadCompareDatasetsNode(root: string): INodeType {
+	const directory = ensureNodesBase(root);
+	redirectSharedPackages(root, directory);
+	const file = join(directory, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'CompareDatasets', 'CompareDatasets.node.js');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { CompareDatasets } = require(file) as { CompareDatasets: new () => INodeType };
+	const copies = loadedWorkflowCopies();
+	if (copies.length !== 1) throw new Error(`Expected one copy of n8n-workflow, found ${copies.length}: ${copies.join(', ')}`);
+	return new CompareDatasets();
 }

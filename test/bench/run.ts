@@ -6,7 +6,7 @@
  *
  * Options: `--only=1,2,…` runs some sections; `--record` writes the table into BENCHMARKS.md.
  * Environment: BENCH_RUNS (timed runs per variant in section 1, default 9), BENCH_ITEMS
- * (items in section 1, default 1000), BENCH_WINDOW_SECONDS (budget window of section 6, default 65, at least 61).
+ * (items in section 1, default 1000), BENCH_SYNC_ITEMS (source items in section 11, default 1000), BENCH_WINDOW_SECONDS (budget window of sections 6, 10 and 11, default 65, at least 61).
  */
 // First: sets n8n's environment before n8n-core loads, and loads the nodes.
 import { apiCredential as credentialFor, createEngine, createVariants, CtsEvent, CtsEventTrigger, CtsEventV1, CtsTask, CtsTaskTrigger, ROOT, runNode as runWith } from './setup';
@@ -24,6 +24,8 @@ import { HTTP_REQUEST_VERSION, NODES_BASE_VERSION } from './httpRequestNode';
 import { countExpressions, expressionCost } from './expressions';
 import { sectionBudgetJob } from './budgetJob';
 import { sectionFreeTime } from './freeTime';
+import { sectionSyncJob } from './syncJob';
+import { walkMinimum } from './walkMinimum';
 import { canCollectGarbage, mb, median, timed, withMemory } from './measure';
 import { record, table, type Row } from './report';
 import { SandboxProcess } from './sandboxProcess';
@@ -52,22 +54,6 @@ async function freshSandbox(): Promise<void> {
 const ms = (value: number) => `${value.toFixed(value < 10 ? 3 : 0)} ms`;
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 const count = (value: number) => value.toLocaleString('en');
-
-/** List calls a correct walk over `tasks` new tasks with distinct `updated` values needs. */
-function walkMinimum(tasks: number, startsAtBoundary: boolean): number {
-	// Every page after the first (and the first, when the cursor holds IDs at its boundary value)
-	// re-reads the task at the boundary: `updatedAfter` is strict and ties are possible. A full
-	// page must be followed by one more call to see the end.
-	let calls = 0;
-	let read = 0;
-	for (;;) {
-		calls++;
-		const reread = calls > 1 || startsAtBoundary ? 1 : 0;
-		const fresh = Math.min(PAGE - reread, tasks - read);
-		read += fresh;
-		if (fresh + reread < PAGE) return calls;
-	}
-}
 
 // ---------------------------------------------------------------------------------------------
 // 1. Create 1,000 tasks: CTS Task node vs HTTP Request node vs the engine's request helper vs raw fetch
@@ -733,6 +719,16 @@ const SECTIONS: Record<string, () => Promise<void>> = {
 	'8': sectionStart,
 	'9': async () => await sectionFreeTime(rows, log),
 	'10': async () => await sectionBudgetJob(engine, sandbox, rows, log, WINDOW_SECONDS),
+	'11': async () => {
+		// A second sandbox: the two jobs compared run side by side, each with its own budget and request log.
+		const second = new SandboxProcess();
+		await second.start();
+		try {
+			await sectionSyncJob(engine, [sandbox, second], rows, log, WINDOW_SECONDS);
+		} finally {
+			await second.stop();
+		}
+	},
 };
 
 async function main(): Promise<void> {

@@ -12,7 +12,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeType } from 'n8n
 import { Engine, type NodeRunOptions, type NodeRunResult } from '../harness/engine';
 import { ALICE_KEY } from '../harness/sandboxClient';
 import { FLOOR_NODE_TYPE, RequestFloorNode } from './floorNode';
-import { HTTP_REQUEST_TYPE, HTTP_REQUEST_VERSION, httpCreateTaskNode, loadHttpRequestNode } from './httpRequestNode';
+import { COMPARE_DATASETS_TYPE, HTTP_REQUEST_TYPE, HTTP_REQUEST_VERSION, httpCreateTaskNode, loadCompareDatasetsNode, loadHttpRequestNode } from './httpRequestNode';
 import { timed } from './measure';
 import type { SandboxProcess } from './sandboxProcess';
 
@@ -38,11 +38,11 @@ export const CtsEventV1 = distNode('CtsEvent/CtsEventV1.node.js', 'CtsEventV1');
 export const CtsTaskTrigger = distNode('CtsTaskTrigger/CtsTaskTrigger.node.js', 'CtsTaskTrigger');
 export const CtsEventTrigger = distNode('CtsEventTrigger/CtsEventTrigger.node.js', 'CtsEventTrigger');
 
-/** The package's action nodes, the HTTP Request node and the request-floor node, in one engine. */
+/** The package's action nodes, the HTTP Request and Compare Datasets nodes and the request-floor node, in one engine. */
 export function createEngine(): Engine {
 	return new Engine(
 		{ ctsTask: new CtsTask(), ctsEvent: new CtsEvent(), ctsEventV1: new CtsEventV1() },
-		{ [HTTP_REQUEST_TYPE]: loadHttpRequestNode(ROOT), [FLOOR_NODE_TYPE]: new RequestFloorNode() },
+		{ [HTTP_REQUEST_TYPE]: loadHttpRequestNode(ROOT), [COMPARE_DATASETS_TYPE]: loadCompareDatasetsNode(ROOT), [FLOOR_NODE_TYPE]: new RequestFloorNode() },
 	);
 }
 
