@@ -1,12 +1,12 @@
 import { DateTime, Duration } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime, zonedIso } from '../../../shared/time/dates';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, zonedIso } from '../../../shared/time/dates';
 import { errorItem, invalidField, quoted, toNodeError, withoutErrorCode } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
-import { busyEvents, eventInterval, notBusyReason, wallClockInstant, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import { busyEvents, eventInterval, notBusyReason, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import type { ParameterReader } from '../../../shared/output/outputShape';
 import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
@@ -15,7 +15,8 @@ import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { taskFilter } from '../../../shared/tasks/taskFilter';
 import { READ_ONE_BY_ONE_BELOW } from './planFields';
 import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
-import { blockCalendar, blockMarker, isBlockOf, isoMinutes } from './schedule';
+import { blockCalendar, blockMarker, isBlockOf } from './schedule';
+import { blockTiming } from '../../../shared/calendar/taskBlocks';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
 /**
@@ -176,18 +177,15 @@ interface Calendars {
 async function readCalendars(first: OperationItem, settings: PlanSettings): Promise<Calendars> {
 	const { context, itemIndex } = first;
 	const target = await blockCalendar(first);
-	const checked = await chosenCalendars(context, itemIndex, settings.checkValues, 'Check Calendars');
-	const isTarget = (calendar: CalendarInfo) => calendar.accountId === target.accountId && calendar.id === target.id;
-	if (!checked.some(isTarget)) checked.push(target);
-	const { events, notices, unreadable } = await listCalendarEvents(context, itemIndex, checked, {
+	const { events, notices } = await readCalendarEvents(context, itemIndex, {
+		values: settings.checkValues,
+		field: 'Check Calendars',
+		unreadable: settings.skipUnreadable ? 'skip' : 'fail',
+		own: target,
+		ownProblem: 'so the blocks of the tasks cannot be looked for',
 		range: { start: settings.notBefore.toMillis(), end: settings.end.toMillis() },
 		zone: settings.zone,
-		skipUnreadable: settings.skipUnreadable,
-		calendarsField: 'Check Calendars',
 	});
-	if (unreadable.some(isTarget)) {
-		throw invalidField(context.getNode(), 'Calendar', `cannot read ${quoted(calendarName(target))} (${target.id}), so the blocks of the tasks cannot be looked for`, itemIndex, 'Reconnect the account in the service, or choose another calendar.');
-	}
 	return { target, events, notices };
 }
 
@@ -238,18 +236,7 @@ function reasonFor(entry: Planned, settings: PlanSettings): string {
 /** Creates or moves the task's block (1 point); answers the block's event ID. */
 async function writeBlock(first: OperationItem, itemIndex: number, entry: Planned, target: CalendarInfo, block: Interval, zone: string): Promise<string> {
 	const { context } = first;
-	// A start in the hour the clocks pass twice, the second time, has no wall-clock time of its own
-	// in the zone (the service reads such a time as the first): it is written in UTC instead.
-	const wall = toLocalDateTime(DateTime.fromMillis(block.start), zone);
-	const eventZone = wallClockInstant(wall, zone)?.toMillis() === block.start ? zone : 'UTC';
-	const timing = {
-		accountId: target.accountId,
-		calendarId: target.id,
-		start: eventZone === zone ? wall : toLocalDateTime(DateTime.fromMillis(block.start), 'UTC'),
-		duration: isoMinutes((block.end - block.start) / MINUTE),
-		timeZone: eventZone,
-		showWithoutTime: false,
-	};
+	const timing = { accountId: target.accountId, calendarId: target.id, ...blockTiming(block, zone) };
 	if (entry.block) {
 		await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: entry.block.id, ...timing } }, itemIndex);
 		return String(entry.block.id);
@@ -263,11 +250,11 @@ async function writeBlock(first: OperationItem, itemIndex: number, entry: Planne
 
 const ACTIONS = { keep: ['keep', 'kept'], create: ['create', 'created'], move: ['move', 'moved'] } as const;
 
-/** One task's output item, after writing its block unless previewing. */
-async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings): Promise<IDataObject> {
+/** One task's output item, after writing its block unless previewing; the calendars' notice only on the run's first output item. */
+async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings, isFirstOutput: boolean): Promise<IDataObject> {
 	const { task, plan, placement } = entry;
 	const { zone } = settings;
-	const notices = [...calendars.notices, ...entry.extraBlocks.map((event) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
+	const notices = [...(isFirstOutput ? calendars.notices : []), ...entry.extraBlocks.map((event) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
 	const about: IDataObject = { taskId: plan.id, title: task.title, priority: task.priority ?? 0, due: task.due ?? null, timeZone: zone };
 	const done = (fields: IDataObject) => ({ ...about, ...fields, preview: settings.preview, ...(notices.length > 0 ? { notices } : {}) });
 	if (placement.kind === 'none') {
@@ -337,7 +324,7 @@ async function writePlan(first: OperationItem, requests: Request[], planned: Map
 		try {
 			const output: IDataObject[] = [];
 			for (const id of request.ids) {
-				if (!outputs.has(id)) outputs.set(id, await outputFor(first, request.itemIndex, planned.get(id)!, calendars, settings));
+				if (!outputs.has(id)) outputs.set(id, await outputFor(first, request.itemIndex, planned.get(id)!, calendars, settings, outputs.size === 0));
 				output.push(outputs.get(id)!);
 			}
 			results.push({ itemIndex: request.itemIndex, output });
