@@ -116,8 +116,9 @@ export interface CalendarEvents {
  */
 export async function readCalendarEvents(context: ServiceContext, itemIndex: number, reading: CalendarReading): Promise<CalendarEvents> {
 	const node = context.getNode();
-	const all = await listCalendars(context);
 	const everyReadable = reading.values.length === 0 && reading.emptyMeansOwn !== true;
+	// The own calendar alone (a guard with no calendars picked) needs no calendar list.
+	const all = everyReadable || reading.values.length > 0 ? await listCalendars(context) : [];
 	let chosen: CalendarInfo[];
 	if (everyReadable) {
 		chosen = all.filter(isReadable);
@@ -129,7 +130,7 @@ export async function readCalendarEvents(context: ServiceContext, itemIndex: num
 	const calendars = own && !chosen.some((calendar) => sameCalendar(calendar, own)) ? [...chosen, own] : [...chosen];
 
 	const ownFails = (reason: string) =>
-		invalidField(node, 'Calendar', `cannot read ${label(own!)}, ${reading.ownProblem ?? 'so it cannot be checked'}: ${reason}`, itemIndex, 'Reconnect the account in the service, or choose another calendar.');
+		invalidField(node, 'Calendar', `cannot read ${label(own!)}, ${reading.ownProblem ?? 'so it cannot be checked'}`, itemIndex, `Reason: ${reason}. Choose another calendar, or reconnect its account in the service.`);
 	const pickedFails = (unreadable: Unreadable[]) => {
 		const names = unreadable.map(({ calendar, reason }) => `${label(calendar)}: ${reason}`).join('; ');
 		const skip = reading.skipOption === null ? '' : `, or set ${reading.skipOption ?? 'Options > Unreadable Calendars'} to Skip With a Notice`;
@@ -150,7 +151,7 @@ export async function readCalendarEvents(context: ServiceContext, itemIndex: num
 	const broken = await brokenAccounts(context, calendars, everyReadable);
 	cannotRead(
 		calendars.flatMap((calendar) => {
-			if (!isReadable(calendar)) return [{ calendar, reason: 'the user may not read it' }];
+			if (!isReadable(calendar)) return [{ calendar, reason: 'the user has no right to read it' }];
 			const account = broken.get(calendar.accountId);
 			if (account) return [{ calendar, reason: `${lowerFirst((account.lastCheckedError ?? 'the connection was lost').replace(/\.$/, ''))}; reconnect the account in the service` }];
 			return [];

@@ -360,10 +360,11 @@ describe('Get Agenda: errors and cost', () => {
 		expect(error).toBeUndefined();
 		expect(lines(items)).toEqual(['event 12-01T19:00–20:00 Home']);
 		expect(items[0].json.notices).toEqual([
-			expect.stringMatching(/^Skipped 2 calendars that cannot be read; .*"Side Project" \(cal-alice-expired\).*"Former Employer" \(cal-alice-revoked\)/),
+			expect.stringMatching(/^Skipped 2 calendars that cannot be read, so their events are not included\. "Side Project" \(cal-alice-expired\).*"Former Employer" \(cal-alice-revoked\)/),
 		]);
+		// The accounts list marks both as needing reconnection: only the three working accounts are read.
 		const paths = (await sandbox.requests()).map((request) => `${request.path} ${request.points}`);
-		expect(paths.filter((path) => path.startsWith('/v3/events/list'))).toHaveLength(5);
+		expect(paths.filter((path) => path.startsWith('/v3/events/list'))).toHaveLength(3);
 		const failed = await run({ calendars: [A, EXPIRED], options: { unreadableCalendars: 'fail' } });
 		expect(failed.error?.message).toMatch(/^Calendars: cannot read "Side Project" \(cal-alice-expired\)/);
 	});
