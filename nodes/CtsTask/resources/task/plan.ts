@@ -118,23 +118,31 @@ function readRequests(items: OperationItem[]): Request[] {
 	});
 }
 
+/** Tasks read by ID, one by one (1 point each): the open ones, and why each other one cannot be planned. */
+async function readTasksById({ context, itemIndex }: OperationItem, ids: string[], tasks: Map<string, IDataObject>, problems: Map<string, string>): Promise<void> {
+	for (const id of ids) {
+		const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
+		const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
+		if (!task) problems.set(id, `no task with ID ${quoted(id)} exists in this account`);
+		else if (task.deleted === true) problems.set(id, `the task ${quoted(task.title)} is deleted`);
+		else if (task.progress === 'completed' || task.progress === 'cancelled') problems.set(id, `the task ${quoted(task.title)} is ${String(task.progress)}: there is nothing left to plan`);
+		else tasks.set(id, task);
+	}
+}
+
 /**
  * The open tasks asked for, by ID: read one by one when few (1 point each), else from the list of
- * open tasks (10 points per 100). A task that is unknown, deleted or done is a problem of the
- * items that name it, not of the plan.
+ * open tasks (10 points per 100). When more open tasks share one `updated` value than a page
+ * holds, the list cannot reach all of them: an ID it did not give is then read by ID before it
+ * is called unknown. A task that is unknown, deleted or done is a problem of the items that name
+ * it, not of the plan.
  */
-async function readRequestedTasks({ context, itemIndex }: OperationItem, ids: string[]): Promise<{ tasks: Map<string, IDataObject>; problems: Map<string, string> }> {
+async function readRequestedTasks(first: OperationItem, ids: string[]): Promise<{ tasks: Map<string, IDataObject>; problems: Map<string, string> }> {
+	const { context, itemIndex } = first;
 	const tasks = new Map<string, IDataObject>();
 	const problems = new Map<string, string>();
 	if (ids.length < READ_ONE_BY_ONE_BELOW) {
-		for (const id of ids) {
-			const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
-			const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
-			if (!task) problems.set(id, `no task with ID ${quoted(id)} exists in this account`);
-			else if (task.deleted === true) problems.set(id, `the task ${quoted(task.title)} is deleted`);
-			else if (task.progress === 'completed' || task.progress === 'cancelled') problems.set(id, `the task ${quoted(task.title)} is ${String(task.progress)}: there is nothing left to plan`);
-			else tasks.set(id, task);
-		}
+		await readTasksById(first, ids, tasks, problems);
 		return { tasks, problems };
 	}
 	const wanted = new Set(ids);
@@ -142,7 +150,9 @@ async function readRequestedTasks({ context, itemIndex }: OperationItem, ids: st
 		keep: (task) => (wanted.has(String(task.id)) ? task : undefined),
 	});
 	for (const task of open.tasks) tasks.set(String(task.id), task);
-	for (const id of ids) if (!tasks.has(id)) problems.set(id, `no open task with ID ${quoted(id)}: it is unknown, completed or deleted`);
+	const missing = ids.filter((id) => !tasks.has(id));
+	if (open.overflowedAt.length > 0) await readTasksById(first, missing, tasks, problems);
+	else for (const id of missing) problems.set(id, `no open task with ID ${quoted(id)}: it is unknown, completed or deleted`);
 	return { tasks, problems };
 }
 
