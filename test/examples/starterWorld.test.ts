@@ -2,7 +2,9 @@
  * The starter world `npm start` begins with (test/sandbox/starter.ts), tried as a newcomer tries
  * it, through n8n's real engine against the sandbox over HTTP: Fetch Test Event of both triggers
  * finds something, the task list shows the subtasks and tags, and Find Free Time with its
- * defaults gives slots, leaving out the expired and revoked connections with one notice.
+ * defaults gives slots, leaving out the expired and revoked connections with one notice. On a
+ * 100-point account: what the default Find Free Time, Get Agenda and Plan Tasks runs cost (the
+ * broken connections are not read), the notice on the first item only, and a Saturday's Digest.
  */
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';

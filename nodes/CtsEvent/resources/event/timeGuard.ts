@@ -83,7 +83,7 @@ async function checkTime(context: IExecutePaginationFunctions, body: IDataObject
 		unreadable: 'fail',
 		skipOption: null,
 		emptyMeansOwn: true,
-		...(ownRead ? { own: target, ownProblem: 'so whether the time is taken cannot be checked' } : {}),
+		...(ownRead ? { own: target, ownProblem: `so whether ${ifTaken === 'createAnyway' ? 'the event already exists' : 'the time is taken'} cannot be checked` } : {}),
 		range: interval.end > interval.start ? interval : { start: interval.start, end: interval.start + MINUTE },
 		zone,
 	});
