@@ -2,7 +2,9 @@
  * The starter world `npm start` begins with (test/sandbox/starter.ts), tried as a newcomer tries
  * it, through n8n's real engine against the sandbox over HTTP: Fetch Test Event of both triggers
  * finds something, the task list shows the subtasks and tags, and Find Free Time with its
- * defaults gives slots, leaving out the expired and revoked connections with one notice.
+ * defaults gives slots, leaving out the expired and revoked connections with one notice. On a
+ * 100-point account: what the default Find Free Time, Get Agenda and Plan Tasks runs cost (the
+ * broken connections are not read), the notice on the first item only, and a Saturday's Digest.
  */
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsEventTrigger } from '../../nodes/CtsEventTrigger/CtsEventTrigger.node';
@@ -62,4 +64,90 @@ it('Find Free Time with its defaults gives slots around the week\'s events and o
 	expect(items.map(({ json }) => `${String(json.startInZone).slice(11, 16)}–${String(json.endInZone).slice(11, 16)}`)).toEqual(['09:00–15:00', '16:00–17:00']);
 	expect(items[0].json.notices).toEqual([expect.stringMatching(/^Skipped 2 calendars that cannot be read.*"Side Project".*"Former Employer"/)]);
 	expect(items[1].json.notices).toBeUndefined();
+});
+
+describe('a newcomer with a 100-point account, each default run the first of the day', () => {
+	const realNow = Date.now();
+	let shift = 0;
+	let clock: jest.SpyInstance<number, []>;
+	beforeAll(() => (clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow + shift)));
+	afterAll(() => clock.mockRestore());
+	beforeEach(() => {
+		// A fresh 100-point window, and the nodes' lists (calendars, accounts) unread.
+		sandbox.limiter.configure({ points: 100, windowSeconds: 900 });
+		forgetPacing();
+		shift += 3600_000 + 61_000;
+		sandbox.requestLog.clear();
+	});
+
+	/** Points a run cost, from the service's RateLimit-Remaining before and after it (the probes' 1 point each left out). */
+	async function pointsOf<T>(run: () => Promise<T>): Promise<{ result: T; points: number }> {
+		const probe = async () => Number((await fetch(`${sandbox.url}/v3/tasks?id=probe`, { headers: { authorization: `ApiKey ${ALICE_KEY}` } })).headers.get('ratelimit-remaining'));
+		const before = await probe();
+		const result = await run();
+		return { result, points: before - (await probe()) - 1 };
+	}
+	const brokenAccountsRead = () => sandbox.requestLog.list().filter((request) => request.path === '/v3/events/list' && ['acc-alice-expired', 'acc-alice-revoked'].includes(String(request.query.accountId))).length;
+	const calendar = { resource: 'calendar', timeZone: ZONE };
+
+	it('Find Free Time with its defaults: 50 points (calendars 10, accounts 10, the 3 working accounts 30); the broken ones are not read', async () => {
+		const { result, points } = await pointsOf(async () => await engine.runNode({ type: 'ctsEvent', parameters: { ...calendar, operation: 'findFreeTime' }, credentials: credentials() }));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.notices).toEqual([expect.stringMatching(/^Skipped 2 calendars that cannot be read/)]);
+		expect({ points, brokenAccountsRead: brokenAccountsRead() }).toEqual({ points: 50, brokenAccountsRead: 0 });
+	});
+
+	it('Get Agenda with its defaults: 60 points (the same reads and the open tasks 10); the notice on the first entry only', async () => {
+		const { result, points } = await pointsOf(async () => await engine.runNode({ type: 'ctsEvent', parameters: { ...calendar, operation: 'getAgenda', day: '2026-12-01' }, credentials: credentials() }));
+		expect(result.error).toBeUndefined();
+		expect(result.items.map(({ json }) => json.title)).toEqual(['Plan the team offsite', 'Yoga']);
+		expect(result.items.map(({ json }) => (json.notices as string[] | undefined)?.length ?? 0)).toEqual([1, 0]);
+		expect({ points, brokenAccountsRead: brokenAccountsRead() }).toEqual({ points: 60, brokenAccountsRead: 0 });
+	});
+
+	it('the Digest of a Saturday says there are no working hours, and names the calendars left out', async () => {
+		const { items, error } = await engine.runNode({ type: 'ctsEvent', parameters: { ...calendar, operation: 'getAgenda', day: '2026-11-28', agendaOutput: 'digest' }, credentials: credentials() });
+		expect(error).toBeUndefined();
+		const text = String(items[0].json.text);
+		expect(text).toContain('No working hours on this day.');
+		expect(text).not.toContain('Free time left');
+		expect(text).toContain('Not included (these calendars cannot be read): Side Project, Former Employer.');
+		expect(String(items[0].json.html)).toContain('Not included (these calendars cannot be read): Side Project, Former Employer.');
+		// A working day says how much is left.
+		const monday = await engine.runNode({ type: 'ctsEvent', parameters: { ...calendar, operation: 'getAgenda', day: '2026-11-30', agendaOutput: 'digest' }, credentials: credentials() });
+		expect(String(monday.items[0].json.text)).toMatch(/Free time left in working hours \(09:00–17:00\): \d/);
+	});
+
+	it('Plan Tasks with its defaults plans the open tasks: 59 points (5 tasks by ID, the reads of Find Free Time, 4 blocks); one notice, on the first item', async () => {
+		const open = await engine.runNode({ type: 'ctsTask', parameters: { resource: 'task', operation: 'getAll', returnAll: true }, credentials: credentials() });
+		const plan = () =>
+			engine.runNode({
+				type: 'ctsTask',
+				// Not Before is "now" by default: the sandbox's Friday evening here.
+				parameters: { resource: 'task', operation: 'plan', calendarId: { mode: 'list', value: 'acc-alice-a/cal-alice-a-primary' }, timeZone: ZONE, notBefore: '2026-11-27T18:30:00' },
+				items: open.items.map(({ json }) => json),
+				credentials: credentials(),
+			});
+		sandbox.requestLog.clear();
+		sandbox.limiter.configure({ points: 100, windowSeconds: 900 });
+		const { result, points } = await pointsOf(plan);
+		expect(result.error).toBeUndefined();
+		// In the order of the input items (Get Many's).
+		expect(result.items.map(({ json }) => json.taskId)).toEqual(open.items.map(({ json }) => json.id));
+		expect(result.items.map(({ json }) => `${String(json.title)}: ${String(json.action)}`).sort()).toEqual([
+			'Book the venue: created',
+			// Due Saturday 18:00: no working hours before it.
+			'Buy a birthday present: notPlaced',
+			'Plan the team offsite: created',
+			'Read the CTS nodes README: created',
+			'Send the invitations: created',
+		]);
+		expect(result.items.map(({ json }) => (json.notices as string[] | undefined)?.length ?? 0)).toEqual([1, 0, 0, 0, 0]);
+		expect({ points, brokenAccountsRead: brokenAccountsRead() }).toEqual({ points: 59, brokenAccountsRead: 0 });
+		// Run again within the minute (lists reused), in the next window: every block stays, nothing is written.
+		sandbox.limiter.configure({ points: 100, windowSeconds: 900 });
+		const again = await pointsOf(plan);
+		expect(again.result.items.map(({ json }) => json.action).sort()).toEqual(['kept', 'kept', 'kept', 'kept', 'notPlaced']);
+		expect(again.points).toBe(5 + 30);
+	});
 });

@@ -1,6 +1,7 @@
 import { NodeOperationError, type IDataObject, type NodeApiError } from 'n8n-workflow';
 
-import { calendarName, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
+import { accountsOf, calendarName, listCalendars, parseCalendarRef, type AccountInfo, type CalendarInfo } from './calendarLists';
+import { LIST_REUSE_MS, listIfCached } from '../transport/listCache';
 import type { ServiceContext } from '../transport/credentialUser';
 import { invalidField, quoted, serviceStatus } from '../transport/errors';
 import { listEventsOverWindows } from './eventListing';
@@ -24,14 +25,8 @@ export function isReadable(calendar: CalendarInfo): boolean {
 	return rights === undefined || rights.mayReadItems !== false || rights.mayReadFreeBusy === true;
 }
 
-/** The calendars named by the Calendars field (`field`; every readable one when empty), from the calendar list. */
-export async function chosenCalendars(context: ServiceContext, itemIndex: number, values: string[], field = 'Calendars'): Promise<CalendarInfo[]> {
-	const all = await listCalendars(context);
-	if (values.length === 0) {
-		const readable = all.filter(isReadable);
-		if (readable.length === 0) throw invalidField(context.getNode(), field, 'the accounts of this credential have no calendar the user may read', itemIndex);
-		return readable;
-	}
+/** The calendars named by the Calendars field (`field`), from the calendar list `all`. */
+function namedCalendars(context: ServiceContext, itemIndex: number, all: CalendarInfo[], values: string[], field: string): CalendarInfo[] {
 	const chosen = new Map<string, CalendarInfo>();
 	for (const value of values) {
 		const ref = parseCalendarRef(value);
@@ -67,64 +62,135 @@ interface Unreadable {
 }
 
 const label = (calendar: CalendarInfo) => `${quoted(calendarName(calendar))} (${calendar.id})`;
+const sameCalendar = (a: CalendarInfo, b: CalendarInfo) => a.accountId === b.accountId && a.id === b.id;
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
-interface CalendarListing {
+/** What an operation reads busy time or events from (see {@link readCalendarEvents}). */
+export interface CalendarReading {
+	/** The values of the calendars field: calendars picked by name or ID; empty: see `emptyMeansOwn`. */
+	values: string[];
+	/** That field's name, for errors (e.g. Calendars, Check Calendars). */
+	field: string;
+	/** The Unreadable Calendars option, for calendars picked by name (an operation without the option: fail). */
+	unreadable: 'fail' | 'skip';
+	/** Where the user sets the option, for the error; null: the operation has none. */
+	skipOption?: string | null;
+	/**
+	 * The calendar the operation itself works in (a block's, an event's): always read, and one
+	 * that cannot be read fails the item with `ownProblem` whatever the option says.
+	 */
+	own?: CalendarInfo;
+	/** Why the own calendar must be read, after "cannot read "X" (id), so …". */
+	ownProblem?: string;
+	/** Empty `values` mean the own calendar only (the guards), not every readable calendar. */
+	emptyMeansOwn?: boolean;
 	range: Interval;
 	zone: string;
 	/** How far busy time outside the range can reach into it (buffers), in ms. */
 	reachMs?: number;
-	/** Leave unreadable calendars out with a notice instead of failing. */
-	skipUnreadable?: boolean;
-	/** Where the user chooses to skip unreadable calendars, for the error; null: nowhere. */
-	skipOption?: string | null;
-	/** The field that names the calendars, for the error (default Calendars). */
-	calendarsField?: string;
-	/**
-	 * The user left that field empty (every readable calendar): a calendar whose account cannot
-	 * be read is left out with the notice whatever `skipUnreadable` says, as the user never chose it.
-	 */
-	noneChosen?: boolean;
+}
+
+export interface CalendarEvents {
+	/** The calendars picked (every readable one when the field is empty; the own one not added). */
+	chosen: CalendarInfo[];
+	events: IDataObject[];
+	/** One notice naming the calendars left out, or none: said once, on the first output item. */
+	notices: string[];
+	leftOut: Array<{ calendar: CalendarInfo; reason: string }>;
 }
 
 /**
- * The events of the chosen calendars over the range (series as occurrences), one list call per
- * account and window. A calendar that cannot be read is never counted as free: the item fails
- * naming it (at the first one, before reading further accounts), or, when asked or when the user
- * chose no calendars, it is left out and named in one notice (and listed in `unreadable`). The
- * notice concerns the whole result: callers show it once, not on every output item.
+ * The one rule of every operation that reads busy time or lists events across calendars (Find
+ * Free Time, Get Agenda, Schedule in Calendar, Plan Tasks, the guards of Create and Update):
+ *
+ * - An empty calendars field means every calendar the user may read; one that cannot be read is
+ *   left out, named in one notice. A calendar picked by name that cannot be read follows the
+ *   Unreadable Calendars option: the item fails naming it, or it is left out with the notice.
+ * - A calendar of an account the accounts list marks as needing reconnection is not read at all
+ *   (it would answer 401 or 403 for 10 points). The list is read for an empty field (reused for an
+ *   hour, read again when a minute old and it marks an account); for calendars picked by name
+ *   only a list already at hand is used, so a run that names its calendars pays nothing more.
+ * - A calendar that cannot be read is never counted as free; the own calendar must be read.
+ *
+ * Then one list call per account and started 2 months (series as occurrences).
  */
-export async function listCalendarEvents(
-	context: ServiceContext,
-	itemIndex: number,
-	calendars: CalendarInfo[],
-	listing: CalendarListing,
-): Promise<{ events: IDataObject[]; notices: string[]; unreadable: CalendarInfo[] }> {
-	const skip = listing.skipUnreadable === true || listing.noneChosen === true;
-	const unreadable: Unreadable[] = calendars.filter((calendar) => !isReadable(calendar)).map((calendar) => ({ calendar, reason: 'the user has no right to read it' }));
+export async function readCalendarEvents(context: ServiceContext, itemIndex: number, reading: CalendarReading): Promise<CalendarEvents> {
+	const node = context.getNode();
+	const everyReadable = reading.values.length === 0 && reading.emptyMeansOwn !== true;
+	// The own calendar alone (a guard with no calendars picked) needs no calendar list.
+	const all = everyReadable || reading.values.length > 0 ? await listCalendars(context) : [];
+	let chosen: CalendarInfo[];
+	if (everyReadable) {
+		chosen = all.filter(isReadable);
+		if (chosen.length === 0 && !reading.own) throw invalidField(node, reading.field, 'the accounts of this credential have no calendar the user may read', itemIndex);
+	} else {
+		chosen = namedCalendars(context, itemIndex, all, reading.values, reading.field);
+	}
+	const own = reading.own ? (all.find((calendar) => sameCalendar(calendar, reading.own!)) ?? reading.own) : undefined;
+	const calendars = own && !chosen.some((calendar) => sameCalendar(calendar, own)) ? [...chosen, own] : [...chosen];
+
+	const ownFails = (reason: string) =>
+		invalidField(node, 'Calendar', `cannot read ${label(own!)}, ${reading.ownProblem ?? 'so it cannot be checked'}`, itemIndex, `Reason: ${reason}. Choose another calendar, or reconnect its account in the service.`);
+	const pickedFails = (unreadable: Unreadable[]) => {
+		const names = unreadable.map(({ calendar, reason }) => `${label(calendar)}: ${reason}`).join('; ');
+		const skip = reading.skipOption === null ? '' : `, or set ${reading.skipOption ?? 'Options > Unreadable Calendars'} to Skip With a Notice`;
+		return new NodeOperationError(node, `${reading.field}: cannot read ${names}`, {
+			itemIndex,
+			description: `The events of a calendar that cannot be read are unknown, so its time is never counted as free. Reconnect the account in the service, or leave the calendar out of ${reading.field}${skip}.`,
+		});
+	};
+	// Left out with the notice, or the item fails: the own calendar always fails, a picked one under Fail.
+	const leftOut: Unreadable[] = [];
+	const cannotRead = (unreadable: Unreadable[]) => {
+		const ownOne = own && unreadable.find(({ calendar }) => sameCalendar(calendar, own));
+		if (ownOne) throw ownFails(ownOne.reason);
+		if (!everyReadable && reading.unreadable === 'fail' && unreadable.length > 0) throw pickedFails(unreadable);
+		leftOut.push(...unreadable);
+	};
+
+	const broken = await brokenAccounts(context, calendars, everyReadable);
+	cannotRead(
+		calendars.flatMap((calendar) => {
+			if (!isReadable(calendar)) return [{ calendar, reason: 'the user has no right to read it' }];
+			const account = broken.get(calendar.accountId);
+			if (account) return [{ calendar, reason: `${lowerFirst((account.lastCheckedError ?? 'the connection was lost').replace(/\.$/, ''))}; reconnect the account in the service` }];
+			return [];
+		}),
+	);
 	const byAccount = new Map<string, CalendarInfo[]>();
-	for (const calendar of calendars.filter(isReadable)) byAccount.set(calendar.accountId, [...(byAccount.get(calendar.accountId) ?? []), calendar]);
-	const windows = listingWindows(listing.range, listing.zone, listing.reachMs);
+	for (const calendar of calendars) {
+		if (leftOut.some((entry) => sameCalendar(entry.calendar, calendar))) continue;
+		byAccount.set(calendar.accountId, [...(byAccount.get(calendar.accountId) ?? []), calendar]);
+	}
+	const windows = listingWindows(reading.range, reading.zone, reading.reachMs);
 	const events: IDataObject[] = [];
 	for (const [accountId, accountCalendars] of byAccount) {
-		if (unreadable.length > 0 && !skip) break;
 		try {
 			events.push(...(await listEventsOverWindows(context, itemIndex, { version: 'v3', accountId, calendarIds: accountCalendars.map((calendar) => calendar.id), windows })));
 		} catch (error) {
 			const reason = calendarRefusal(error);
 			if (reason === undefined) throw error as NodeApiError;
-			unreadable.push(...accountCalendars.map((calendar) => ({ calendar, reason })));
+			cannotRead(accountCalendars.map((calendar) => ({ calendar, reason })));
 		}
 	}
-	if (unreadable.length > 0 && !skip) {
-		const names = unreadable.map(({ calendar, reason }) => `${label(calendar)}: ${reason}`).join('; ');
-		const field = listing.calendarsField ?? 'Calendars';
-		const skip = listing.skipOption === null ? '' : `, or set ${listing.skipOption ?? 'Options > Unreadable Calendars'} to Skip With a Notice`;
-		throw new NodeOperationError(context.getNode(), `${field}: cannot read ${names}`, {
-			itemIndex,
-			description: `The busy time of a calendar that cannot be read is unknown, so it is never counted as free. Reconnect the account in the service, or leave the calendar out of ${field}${skip}.`,
-		});
+	return { chosen, events, notices: skippedNotice(leftOut), leftOut };
+}
+
+/**
+ * The accounts of these calendars that need reconnecting, by ID. `mayRead`: the accounts list is
+ * read (reused for an hour; read again when older than a minute and it marks one of them, so a
+ * reconnected account is read again at once); else only a list read within the minute is used.
+ */
+async function brokenAccounts(context: ServiceContext, calendars: CalendarInfo[], mayRead: boolean): Promise<Map<string, AccountInfo>> {
+	let accounts: Map<string, AccountInfo>;
+	if (mayRead) {
+		accounts = await accountsOf(context, calendars);
+		if (calendars.some((calendar) => accounts.get(calendar.accountId)?.shouldReconnect === true)) accounts = await accountsOf(context, calendars, LIST_REUSE_MS);
+	} else {
+		const cached = (await listIfCached<AccountInfo[]>(context, 'ctsApi', 'accounts')) ?? [];
+		accounts = new Map(cached.map((account) => [account.id, account]));
 	}
-	return { events, notices: skippedNotice(unreadable), unreadable: unreadable.map(({ calendar }) => calendar) };
+	return new Map([...accounts].filter(([, account]) => account.shouldReconnect === true));
 }
 
 /** One notice naming every calendar left out and why (none when nothing was left out). */
@@ -132,10 +198,10 @@ function skippedNotice(unreadable: Unreadable[]): string[] {
 	if (unreadable.length === 0) return [];
 	if (unreadable.length === 1) {
 		const [{ calendar, reason }] = unreadable;
-		return [`Skipped ${label(calendar)}: it cannot be read (${reason}); its busy time is unknown and not included`];
+		return [`Skipped ${label(calendar)}: it cannot be read, so its events are not included. Reason: ${reason}.`];
 	}
-	const names = unreadable.map(({ calendar, reason }) => `${label(calendar)} (${reason})`).join('; ');
-	return [`Skipped ${unreadable.length} calendars that cannot be read; their busy time is unknown and not included: ${names}`];
+	const names = unreadable.map(({ calendar, reason }) => `${label(calendar)}: ${reason}.`).join(' ');
+	return [`Skipped ${unreadable.length} calendars that cannot be read, so their events are not included. ${names}`];
 }
 
 /**
@@ -148,7 +214,7 @@ function calendarRefusal(error: unknown): string | undefined {
 	const context = ((error as NodeApiError).context?.serviceContext ?? {}) as IDataObject;
 	const message = (error as Error).message.replace(/^[^:]+: /, '').replace(/\.$/, '');
 	if (context.connection === undefined && context.accountId === undefined && context.calendarId === undefined && !/calendar/i.test(message)) return undefined;
-	return message || (status === 401 ? 'the calendar connection has expired' : 'access was refused');
+	return lowerFirst(message) || (status === 401 ? 'the calendar connection has expired' : 'access was refused');
 }
 
 /** A busy event as outputs name it: title, UTC times and its calendar (`names`: "account/calendar" → name). */

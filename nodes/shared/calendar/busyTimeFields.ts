@@ -107,14 +107,14 @@ export const unreadableCalendarsOption: INodeProperties = {
 	name: 'unreadableCalendars',
 	type: 'options',
 	options: [
-		{ name: 'Fail', value: 'fail', description: 'Stop with an error naming the calendar (its busy time is unknown)' },
+		{ name: 'Fail', value: 'fail', description: 'Stop with an error naming the calendar' },
 		{
 			name: 'Skip With a Notice',
 			value: 'skip',
-			description: "Leave the calendar out and say so in the first output item's notices. Its busy time is unknown: the result may show time as free that is not.",
+			description: "Leave the calendar out and say so in the first output item's notices. Its events are unknown: the result may show time as free that is not.",
 		},
 	],
 	default: 'fail',
 	description:
-		'What to do with a chosen calendar that cannot be read: its connection expired or was revoked, or the user may not read it. With no calendars chosen, such calendars are always left out with a notice.',
+		'What to do with a chosen calendar that cannot be read: its connection expired or was revoked, or the user may not read it. With no calendars chosen, such calendars are always left out with a notice, and one whose account needs reconnecting is not read at all.',
 };

@@ -1,4 +1,8 @@
+import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
+
+import { toLocalDateTime } from '../time/dates';
+import { wallClockInstant, type Interval } from './freeTime';
 
 /**
  * Time blocks: events that hold time for a task. Schedule in Calendar writes a marker line with
@@ -28,4 +32,27 @@ export function blockTaskId(event: IDataObject): string | undefined {
 		if (text.startsWith(MARKER_PREFIX) && text.length > MARKER_PREFIX.length && !/\s/.test(text.slice(MARKER_PREFIX.length))) return text.slice(MARKER_PREFIX.length);
 	}
 	return undefined;
+}
+
+/** Whole minutes as an ISO 8601 duration the way people write it: PT45M, PT1H30M, PT2H. */
+export function isoMinutes(minutes: number): string {
+	const hours = Math.floor(minutes / 60);
+	return `PT${hours > 0 ? `${hours}H` : ''}${minutes % 60 > 0 || hours === 0 ? `${minutes % 60}M` : ''}`;
+}
+
+/**
+ * The start, duration and zone a block is written with (Schedule in Calendar, Plan Tasks): its
+ * wall-clock start in `zone`. A start in the hour the clocks pass twice, the second time, has no
+ * wall-clock time of its own there (a start is a local time without offset, and the service
+ * reads such a time as the first pass): that block is written in UTC, at the same instant.
+ */
+export function blockTiming(block: Interval, zone: string): { start: string; duration: string; timeZone: string; showWithoutTime: false } {
+	const wall = toLocalDateTime(DateTime.fromMillis(block.start), zone);
+	const own = wallClockInstant(wall, zone)?.toMillis() === block.start;
+	return {
+		start: own ? wall : toLocalDateTime(DateTime.fromMillis(block.start), 'UTC'),
+		duration: isoMinutes(Math.round((block.end - block.start) / 60_000)),
+		timeZone: own ? zone : 'UTC',
+		showWithoutTime: false,
+	};
 }

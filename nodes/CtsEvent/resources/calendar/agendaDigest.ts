@@ -19,6 +19,10 @@ interface DigestInput {
 	/** Free time left in working hours, or undefined for Any Time without working hours. */
 	free: Interval[];
 	workingHoursText: string;
+	/** Working hours were asked for, and the period holds none (a weekend day): said instead of "0 min left". */
+	noWorkingHours?: boolean;
+	/** The names of the calendars left out because they cannot be read. */
+	skipped?: string[];
 }
 
 const MINUTE = 60_000;
@@ -96,7 +100,15 @@ function summaryLine(counts: IDataObject, freeMinutes: number, input: DigestInpu
 		plural(Number(counts.tasksDue), 'task due', 'tasks due'),
 	];
 	if (Number(counts.overdueTasks) > 0) parts.push(`${String(counts.overdueTasks)} overdue`);
-	return `${parts.join(' · ')}. Free time left ${input.workingHoursText}: ${minutesText(freeMinutes)}.`;
+	const free = input.noWorkingHours ? `No working hours ${input.oneDay ? 'on this day' : 'in the period'}.` : `Free time left ${input.workingHoursText}: ${minutesText(freeMinutes)}.`;
+	return `${parts.join(' · ')}. ${free}`;
+}
+
+/** The line naming the calendars left out, or undefined. */
+function skippedLine(input: DigestInput): string | undefined {
+	const names = input.skipped ?? [];
+	if (names.length === 0) return undefined;
+	return `Not included (${names.length === 1 ? 'this calendar cannot' : 'these calendars cannot'} be read): ${names.join(', ')}.`;
 }
 
 /** Entries grouped under their day (overdue tasks under ""), in order. */
@@ -121,6 +133,8 @@ function markdown(input: DigestInput, summary: string): string {
 		}
 	}
 	lines.push('', summary);
+	const skipped = skippedLine(input);
+	if (skipped) lines.push(skipped);
 	return lines.join('\n');
 }
 
@@ -143,6 +157,7 @@ function html(input: DigestInput, summary: string): string {
 		`<tbody>${rows.join('')}</tbody>`,
 		'</table>',
 		`<p>${escapeHtml(summary)}</p>`,
+		...(skippedLine(input) ? [`<p>${escapeHtml(skippedLine(input)!)}</p>`] : []),
 	].join('\n');
 }
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { busySummary, chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { busySummary, MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { calendarName } from '../../../shared/calendar/calendarLists';
 import { isIanaZone, notIanaZoneProblem, utcIso, zonedIso } from '../../../shared/time/dates';
 import { invalidField } from '../../../shared/transport/errors';
@@ -108,21 +108,21 @@ function shapeOutput(query: FreeTimeQuery, blocks: BusyBlock[], names: Map<strin
 }
 
 /**
- * Find Free Time: lists the events of the chosen calendars (see `listCalendarEvents`), keeps
+ * Find Free Time: lists the events of the chosen calendars (see `readCalendarEvents`), keeps
  * those that make time busy and computes free slots, busy blocks or whether the range is free.
  */
 export async function findFreeTime(item: OperationItem): Promise<IDataObject[]> {
 	const { context, itemIndex } = item;
 	const query = readQuery(item);
-	const calendars = await chosenCalendars(context, itemIndex, query.calendarValues);
-	const { events, notices } = await listCalendarEvents(context, itemIndex, calendars, {
+	const { chosen, events, notices } = await readCalendarEvents(context, itemIndex, {
+		values: query.calendarValues,
+		field: 'Calendars',
+		unreadable: query.skipUnreadable ? 'skip' : 'fail',
 		range: query.range,
 		zone: query.zone,
 		reachMs: Math.max(query.bufferBeforeMs, query.bufferAfterMs),
-		skipUnreadable: query.skipUnreadable,
-		noneChosen: query.calendarValues.length === 0,
 	});
-	const names = new Map(calendars.map((calendar) => [`${calendar.accountId}/${calendar.id}`, calendarName(calendar)]));
+	const names = new Map(chosen.map((calendar) => [`${calendar.accountId}/${calendar.id}`, calendarName(calendar)]));
 	const busy = busyEvents(events, { zone: query.zone, ignoreAllDay: query.ignoreAllDay });
 	const blocks = mergeBusy(busy, query.bufferBeforeMs, query.bufferAfterMs);
 	// The skipped calendars concern the whole result: said once, on the first item.

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { chosenCalendars, listCalendarEvents } from '../../../shared/calendar/busyTime';
+import { readCalendarEvents } from '../../../shared/calendar/busyTime';
+import { calendarName } from '../../../shared/calendar/calendarLists';
 import { isIanaZone, notIanaZoneProblem, parseDateInput } from '../../../shared/time/dates';
 import { invalidField, quoted } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
@@ -95,11 +96,12 @@ function freeTimeLeft(events: IDataObject[], query: AgendaQuery, now: number): I
 export async function getAgenda(item: OperationItem): Promise<IDataObject[]> {
 	const { context, itemIndex } = item;
 	const query = readQuery(item);
-	const calendars = await chosenCalendars(context, itemIndex, query.calendarValues);
-	const { events, notices } = await listCalendarEvents(context, itemIndex, calendars, {
+	const { chosen: calendars, events, notices, leftOut } = await readCalendarEvents(context, itemIndex, {
+		values: query.calendarValues,
+		field: 'Calendars',
+		unreadable: query.skipUnreadable ? 'skip' : 'fail',
 		range: query.range,
 		zone: query.zone,
-		skipUnreadable: query.skipUnreadable,
 	});
 	const tasks = query.includeTasks ? await openTasks(item) : [];
 	const now = Date.now();
@@ -109,11 +111,15 @@ export async function getAgenda(item: OperationItem): Promise<IDataObject[]> {
 	if (query.output === 'digest') {
 		const hours = query.workingHours;
 		const workingHoursText = hours ? `in working hours (${hours.from}–${hours.to})` : 'in the period';
-		return [withNotices(digest({ range: query.range, zone: query.zone, oneDay: query.oneDay, entries, free: freeTimeLeft(events, query, now), workingHoursText }))];
+		// A day (or period) without working hours, e.g. a Saturday: said so, not "0 min left".
+		const noWorkingHours = hours !== undefined && freeSlots(query.range, [], { zone: query.zone, workingHours: hours, minimumMs: 60_000 }).length === 0;
+		const skipped = leftOut.map(({ calendar }) => calendarName(calendar));
+		return [withNotices(digest({ range: query.range, zone: query.zone, oneDay: query.oneDay, entries, free: freeTimeLeft(events, query, now), workingHoursText, noWorkingHours, skipped }))];
 	}
 	if (entries.length === 0) {
 		const local = (ms: number) => DateTime.fromMillis(ms, { zone: query.zone }).toFormat('yyyy-MM-dd HH:mm');
 		return [{ notices: [...notices, `Nothing on the agenda between ${local(query.range.start)} and ${local(query.range.end)} (${query.zone})`] }];
 	}
-	return entries.map((entry) => withNotices(entry.json));
+	// The calendars left out concern the whole agenda: said once, on the first entry.
+	return entries.map((entry, index) => (index === 0 ? withNotices(entry.json) : entry.json));
 }

@@ -8,7 +8,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { busySummary, chosenCalendars, listCalendarEvents } from '../../../shared/calendar/busyTime';
+import { busySummary, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
 import { errorItem, quoted, toNodeError } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
@@ -74,15 +74,20 @@ async function checkTime(context: IExecutePaginationFunctions, body: IDataObject
 	if (!interval) return undefined;
 	const target: CalendarInfo = { id: String(body.calendarId), accountId: String(body.accountId) };
 	const isTarget = (event: IDataObject) => event.accountId === target.accountId && event.calendarId === target.id;
-	const checkValues = toStringList(context.getNodeParameter('checkCalendars', []));
-	const checked = ifTaken === 'createAnyway' ? [] : checkValues.length === 0 ? [target] : await chosenCalendars(context, itemIndex, checkValues, 'Check Calendars');
-	const listed = skipExisting && !checked.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id) ? [...checked, target] : checked;
-	const { events } = await listCalendarEvents(context, itemIndex, listed, {
+	const checkValues = ifTaken === 'createAnyway' ? [] : toStringList(context.getNodeParameter('checkCalendars', []));
+	// Empty Check Calendars: the event's own calendar, which the duplicate check reads too.
+	const ownRead = (ifTaken !== 'createAnyway' && checkValues.length === 0) || skipExisting;
+	const { chosen, events } = await readCalendarEvents(context, itemIndex, {
+		values: checkValues,
+		field: 'Check Calendars',
+		unreadable: 'fail',
+		skipOption: null,
+		emptyMeansOwn: true,
+		...(ownRead ? { own: target, ownProblem: `so whether ${ifTaken === 'createAnyway' ? 'the event already exists' : 'the time is taken'} cannot be checked` } : {}),
 		range: interval.end > interval.start ? interval : { start: interval.start, end: interval.start + MINUTE },
 		zone,
-		skipOption: null,
-		calendarsField: 'Check Calendars',
 	});
+	const checked = ifTaken === 'createAnyway' ? [] : checkValues.length === 0 ? [target] : chosen;
 
 	if (skipExisting) {
 		const existing = events.find((event) => isTarget(event) && isSameEvent(event, body, interval, zone));

@@ -1,12 +1,12 @@
 import { DateTime, Duration } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime, zonedIso } from '../../../shared/time/dates';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, zonedIso } from '../../../shared/time/dates';
 import { errorItem, invalidField, quoted, toNodeError, withoutErrorCode } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
-import { busyEvents, eventInterval, notBusyReason, wallClockInstant, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import { busyEvents, eventInterval, notBusyReason, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import type { ParameterReader } from '../../../shared/output/outputShape';
 import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
@@ -15,7 +15,8 @@ import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { taskFilter } from '../../../shared/tasks/taskFilter';
 import { READ_ONE_BY_ONE_BELOW } from './planFields';
 import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
-import { blockCalendar, blockMarker, isBlockOf, isoMinutes } from './schedule';
+import { blockCalendar, blockMarker, isBlockOf } from './schedule';
+import { blockTiming } from '../../../shared/calendar/taskBlocks';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
 /**
@@ -117,23 +118,31 @@ function readRequests(items: OperationItem[]): Request[] {
 	});
 }
 
+/** Tasks read by ID, one by one (1 point each): the open ones, and why each other one cannot be planned. */
+async function readTasksById({ context, itemIndex }: OperationItem, ids: string[], tasks: Map<string, IDataObject>, problems: Map<string, string>): Promise<void> {
+	for (const id of ids) {
+		const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
+		const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
+		if (!task) problems.set(id, `no task with ID ${quoted(id)} exists in this account`);
+		else if (task.deleted === true) problems.set(id, `the task ${quoted(task.title)} is deleted`);
+		else if (task.progress === 'completed' || task.progress === 'cancelled') problems.set(id, `the task ${quoted(task.title)} is ${String(task.progress)}: there is nothing left to plan`);
+		else tasks.set(id, task);
+	}
+}
+
 /**
  * The open tasks asked for, by ID: read one by one when few (1 point each), else from the list of
- * open tasks (10 points per 100). A task that is unknown, deleted or done is a problem of the
- * items that name it, not of the plan.
+ * open tasks (10 points per 100). When more open tasks share one `updated` value than a page
+ * holds, the list cannot reach all of them: an ID it did not give is then read by ID before it
+ * is called unknown. A task that is unknown, deleted or done is a problem of the items that name
+ * it, not of the plan.
  */
-async function readRequestedTasks({ context, itemIndex }: OperationItem, ids: string[]): Promise<{ tasks: Map<string, IDataObject>; problems: Map<string, string> }> {
+async function readRequestedTasks(first: OperationItem, ids: string[]): Promise<{ tasks: Map<string, IDataObject>; problems: Map<string, string> }> {
+	const { context, itemIndex } = first;
 	const tasks = new Map<string, IDataObject>();
 	const problems = new Map<string, string>();
 	if (ids.length < READ_ONE_BY_ONE_BELOW) {
-		for (const id of ids) {
-			const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
-			const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
-			if (!task) problems.set(id, `no task with ID ${quoted(id)} exists in this account`);
-			else if (task.deleted === true) problems.set(id, `the task ${quoted(task.title)} is deleted`);
-			else if (task.progress === 'completed' || task.progress === 'cancelled') problems.set(id, `the task ${quoted(task.title)} is ${String(task.progress)}: there is nothing left to plan`);
-			else tasks.set(id, task);
-		}
+		await readTasksById(first, ids, tasks, problems);
 		return { tasks, problems };
 	}
 	const wanted = new Set(ids);
@@ -141,7 +150,9 @@ async function readRequestedTasks({ context, itemIndex }: OperationItem, ids: st
 		keep: (task) => (wanted.has(String(task.id)) ? task : undefined),
 	});
 	for (const task of open.tasks) tasks.set(String(task.id), task);
-	for (const id of ids) if (!tasks.has(id)) problems.set(id, `no open task with ID ${quoted(id)}: it is unknown, completed or deleted`);
+	const missing = ids.filter((id) => !tasks.has(id));
+	if (open.overflowedAt.length > 0) await readTasksById(first, missing, tasks, problems);
+	else for (const id of missing) problems.set(id, `no open task with ID ${quoted(id)}: it is unknown, completed or deleted`);
 	return { tasks, problems };
 }
 
@@ -176,18 +187,15 @@ interface Calendars {
 async function readCalendars(first: OperationItem, settings: PlanSettings): Promise<Calendars> {
 	const { context, itemIndex } = first;
 	const target = await blockCalendar(first);
-	const checked = await chosenCalendars(context, itemIndex, settings.checkValues, 'Check Calendars');
-	const isTarget = (calendar: CalendarInfo) => calendar.accountId === target.accountId && calendar.id === target.id;
-	if (!checked.some(isTarget)) checked.push(target);
-	const { events, notices, unreadable } = await listCalendarEvents(context, itemIndex, checked, {
+	const { events, notices } = await readCalendarEvents(context, itemIndex, {
+		values: settings.checkValues,
+		field: 'Check Calendars',
+		unreadable: settings.skipUnreadable ? 'skip' : 'fail',
+		own: target,
+		ownProblem: 'so the blocks of the tasks cannot be looked for',
 		range: { start: settings.notBefore.toMillis(), end: settings.end.toMillis() },
 		zone: settings.zone,
-		skipUnreadable: settings.skipUnreadable,
-		calendarsField: 'Check Calendars',
 	});
-	if (unreadable.some(isTarget)) {
-		throw invalidField(context.getNode(), 'Calendar', `cannot read ${quoted(calendarName(target))} (${target.id}), so the blocks of the tasks cannot be looked for`, itemIndex, 'Reconnect the account in the service, or choose another calendar.');
-	}
 	return { target, events, notices };
 }
 
@@ -238,18 +246,7 @@ function reasonFor(entry: Planned, settings: PlanSettings): string {
 /** Creates or moves the task's block (1 point); answers the block's event ID. */
 async function writeBlock(first: OperationItem, itemIndex: number, entry: Planned, target: CalendarInfo, block: Interval, zone: string): Promise<string> {
 	const { context } = first;
-	// A start in the hour the clocks pass twice, the second time, has no wall-clock time of its own
-	// in the zone (the service reads such a time as the first): it is written in UTC instead.
-	const wall = toLocalDateTime(DateTime.fromMillis(block.start), zone);
-	const eventZone = wallClockInstant(wall, zone)?.toMillis() === block.start ? zone : 'UTC';
-	const timing = {
-		accountId: target.accountId,
-		calendarId: target.id,
-		start: eventZone === zone ? wall : toLocalDateTime(DateTime.fromMillis(block.start), 'UTC'),
-		duration: isoMinutes((block.end - block.start) / MINUTE),
-		timeZone: eventZone,
-		showWithoutTime: false,
-	};
+	const timing = { accountId: target.accountId, calendarId: target.id, ...blockTiming(block, zone) };
 	if (entry.block) {
 		await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: entry.block.id, ...timing } }, itemIndex);
 		return String(entry.block.id);
@@ -263,11 +260,11 @@ async function writeBlock(first: OperationItem, itemIndex: number, entry: Planne
 
 const ACTIONS = { keep: ['keep', 'kept'], create: ['create', 'created'], move: ['move', 'moved'] } as const;
 
-/** One task's output item, after writing its block unless previewing. */
-async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings): Promise<IDataObject> {
+/** One task's output item, after writing its block unless previewing; the calendars' notice only on the run's first output item. */
+async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings, isFirstOutput: boolean): Promise<IDataObject> {
 	const { task, plan, placement } = entry;
 	const { zone } = settings;
-	const notices = [...calendars.notices, ...entry.extraBlocks.map((event) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
+	const notices = [...(isFirstOutput ? calendars.notices : []), ...entry.extraBlocks.map((event) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
 	const about: IDataObject = { taskId: plan.id, title: task.title, priority: task.priority ?? 0, due: task.due ?? null, timeZone: zone };
 	const done = (fields: IDataObject) => ({ ...about, ...fields, preview: settings.preview, ...(notices.length > 0 ? { notices } : {}) });
 	if (placement.kind === 'none') {
@@ -337,7 +334,7 @@ async function writePlan(first: OperationItem, requests: Request[], planned: Map
 		try {
 			const output: IDataObject[] = [];
 			for (const id of request.ids) {
-				if (!outputs.has(id)) outputs.set(id, await outputFor(first, request.itemIndex, planned.get(id)!, calendars, settings));
+				if (!outputs.has(id)) outputs.set(id, await outputFor(first, request.itemIndex, planned.get(id)!, calendars, settings, outputs.size === 0));
 				output.push(outputs.get(id)!);
 			}
 			results.push({ itemIndex: request.itemIndex, output });

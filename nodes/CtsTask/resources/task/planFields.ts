@@ -63,7 +63,8 @@ const fields: INodeProperties[] = [
 	readableCalendarsField(
 		'checkCalendars',
 		'Check Calendar Names or IDs',
-		"Calendars whose busy events the blocks must avoid, from any of the accounts; the blocks' own calendar always counts. Leave empty for every calendar the user may read.",
+		"Calendars whose busy events the blocks must avoid, from any of the accounts; the blocks' own calendar always counts. Leave empty for every calendar the user may read (one whose connection is broken is then left out, with a notice).",
+		{ hint: 'Empty: all readable calendars.' },
 	),
 	{
 		displayName: 'Default Length (Minutes)',

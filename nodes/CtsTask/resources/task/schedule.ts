@@ -2,15 +2,15 @@ import { DateTime, Duration } from 'luxon';
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { resolveCalendar } from '../../../shared/calendar/calendarTarget';
-import { chosenCalendars, listCalendarEvents, MAX_RANGE_MONTHS } from '../../../shared/calendar/busyTime';
+import { MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { calendarName, isWritable, listCalendars, type CalendarInfo } from '../../../shared/calendar/calendarLists';
-import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, toLocalDateTime, utcIso } from '../../../shared/time/dates';
+import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, utcIso } from '../../../shared/time/dates';
 import { invalidField, quoted } from '../../../shared/transport/errors';
 import { locatorValue, toStringList } from '../../../shared/fields/fields';
 import { busyEvents, eventInterval, freeSlots, mergeBusy, notBusyReason, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import { ctsRequest } from '../../../shared/transport/transport';
-import { blockMarker, isBlockOf } from '../../../shared/calendar/taskBlocks';
+import { blockMarker, blockTiming, isBlockOf } from '../../../shared/calendar/taskBlocks';
 import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
@@ -125,12 +125,6 @@ export async function blockCalendar({ context, itemIndex, parameter }: Operation
 	return calendar;
 }
 
-/** Whole minutes as an ISO 8601 duration the way people write it: PT45M, PT1H30M, PT2H. */
-export function isoMinutes(minutes: number): string {
-	const hours = Math.floor(minutes / 60);
-	return `PT${hours > 0 ? `${hours}H` : ''}${minutes % 60 > 0 || hours === 0 ? `${minutes % 60}M` : ''}`;
-}
-
 /** Task → Schedule in Calendar for one item; the output names what happened: created, kept or moved. */
 export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> {
 	const { context, itemIndex } = item;
@@ -138,19 +132,16 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 	const task = await readTaskToSchedule(item, query.taskId);
 	const { lengthMs, range } = lengthAndRange(item, query, task);
 	const target = await blockCalendar(item);
-	const checked = await chosenCalendars(context, itemIndex, query.checkValues, 'Check Calendars');
-	if (!checked.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id)) checked.push(target);
-	const { events, notices: skipped, unreadable } = await listCalendarEvents(context, itemIndex, checked, {
+	const { events, notices: skipped } = await readCalendarEvents(context, itemIndex, {
+		values: query.checkValues,
+		field: 'Check Calendars',
+		unreadable: query.skipUnreadable ? 'skip' : 'fail',
+		// The block's own calendar must be read: without it, the block could not be found again.
+		own: target,
+		ownProblem: 'so its block for the task cannot be looked for',
 		range,
 		zone: query.zone,
-		skipUnreadable: query.skipUnreadable,
-		noneChosen: query.checkValues.length === 0,
-		calendarsField: 'Check Calendars',
 	});
-	// The block's own calendar must be read: without it, the block could not be found again.
-	if (unreadable.some((calendar) => calendar.accountId === target.accountId && calendar.id === target.id)) {
-		throw invalidField(context.getNode(), 'Calendar', `cannot read ${quoted(calendarName(target))} (${target.id}), so its block for the task cannot be looked for`, itemIndex, 'Reconnect the account in the service, or choose another calendar.');
-	}
 
 	const blocks = events
 		.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && notBusyReason(event) !== 'cancelled' && isBlockOf(event, query.taskId))
@@ -177,14 +168,7 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 			description: `${current ? 'The block the task has is no longer free and was left as it is. ' : 'Nothing was created. '}Give a later Not After, a shorter Length, other working hours, or fewer Check Calendars.`,
 		});
 	}
-	const timing = {
-		accountId: target.accountId,
-		calendarId: target.id,
-		start: toLocalDateTime(DateTime.fromMillis(slot.start), query.zone),
-		duration: isoMinutes(lengthMs / MINUTE),
-		timeZone: query.zone,
-		showWithoutTime: false,
-	};
+	const timing = { accountId: target.accountId, calendarId: target.id, ...blockTiming({ start: slot.start, end: slot.start + lengthMs }, query.zone) };
 	if (current) {
 		const moved = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: current.event.id, ...timing } }, itemIndex);
 		return [output('moved', { ...moved, previousStart: utcIso(current.interval?.start ?? 0) })];

@@ -158,12 +158,11 @@ describe('Find Free Time: free slots', () => {
 		expect(error).toBeUndefined();
 		expect(slots(items)).toEqual(['2026-12-01T09:00–17:00']);
 		expect(items[0].json.notices).toEqual([
-			expect.stringMatching(
-				/^Skipped 2 calendars that cannot be read; their busy time is unknown and not included: "Side Project" \(cal-alice-expired\) \(.*expired.*\); "Former Employer" \(cal-alice-revoked\) \(.*revoked.*\)$/,
-			),
+			'Skipped 2 calendars that cannot be read, so their events are not included. "Side Project" (cal-alice-expired): the access token has expired and could not be refreshed; reconnect the account in the service. "Former Employer" (cal-alice-revoked): access to the calendar account was revoked at the provider; reconnect the account in the service.',
 		]);
+		// The accounts list marks both as needing reconnection: they are not read (10 points each saved).
 		const listed = await eventLists();
-		expect(listed.map((request) => request.query.accountId)).toEqual(['acc-alice-a', 'acc-alice-b', 'acc-alice-c', 'acc-alice-expired', 'acc-alice-revoked']);
+		expect(listed.map((request) => request.query.accountId)).toEqual(['acc-alice-a', 'acc-alice-b', 'acc-alice-c']);
 		expect(listed[0].query.calendarIds).toBe('cal-alice-a-primary,cal-alice-a-team,cal-alice-a-holidays');
 	});
 
@@ -171,7 +170,7 @@ describe('Find Free Time: free slots', () => {
 		const { items, error } = await run({ calendars: [A, EXPIRED], end: '2026-12-04T00:00:00', options: { unreadableCalendars: 'skip' } });
 		expect(error).toBeUndefined();
 		expect(slots(items)).toEqual(['2026-11-30T09:00–17:00', '2026-12-01T09:00–17:00', '2026-12-02T09:00–17:00', '2026-12-03T09:00–17:00']);
-		expect(items[0].json.notices).toEqual([expect.stringMatching(/^Skipped "Side Project" \(cal-alice-expired\): it cannot be read \(.*expired.*\); its busy time is unknown/)]);
+		expect(items[0].json.notices).toEqual([expect.stringMatching(/^Skipped "Side Project" \(cal-alice-expired\): it cannot be read, so its events are not included\. Reason: .*expired/)]);
 		expect(items.slice(1).map(({ json }) => json.notices)).toEqual([undefined, undefined, undefined]);
 	});
 
@@ -200,7 +199,7 @@ describe('Find Free Time: free slots', () => {
 			expect(chosen.error?.message).toBe('Calendars: cannot read "Team Platform" (cal-alice-a-team): the user has no right to read it');
 			expect(await eventLists()).toEqual([]);
 			const skipped = await run({ calendars: [TEAM, A], options: { unreadableCalendars: 'skip' } }, viaProxy);
-			expect(skipped.items[0].json.notices).toEqual(['Skipped "Team Platform" (cal-alice-a-team): it cannot be read (the user has no right to read it); its busy time is unknown and not included']);
+			expect(skipped.items[0].json.notices).toEqual(['Skipped "Team Platform" (cal-alice-a-team): it cannot be read, so its events are not included. Reason: the user has no right to read it.']);
 			expect((await eventLists()).map((request) => request.query.calendarIds)).toEqual(['cal-alice-a-primary']);
 			await sandbox.clearRequests();
 			await run({ calendars: [], options: { unreadableCalendars: 'skip' } }, viaProxy);

@@ -315,6 +315,27 @@ describe('Get Agenda: Digest', () => {
 		expect(json.freeMinutes).toBe(0);
 		expect(json.freeSlots).toEqual([]);
 	});
+
+	it('a weekend without working hours says so instead of 0 minutes left; a working day that is over says 0 min; Any Time counts the whole period', async () => {
+		const weekend = await run({ agendaOutput: 'digest', agendaPeriod: 'range', start: '2026-01-10T00:00:00', end: '2026-01-12T00:00:00', includeTasks: false });
+		const summary = (result: typeof weekend) => String(result.items[0].json.text).split('\n').pop();
+		expect(summary(weekend)).toBe('0 events · 0 time blocks · 0 tasks due. No working hours in the period.');
+		const sunday = await run({ agendaOutput: 'digest', day: '2026-01-11', includeTasks: false });
+		expect(summary(sunday)).toBe('0 events · 0 time blocks · 0 tasks due. No working hours on this day.');
+		const monday = await run({ agendaOutput: 'digest', day: '2026-01-12', includeTasks: false });
+		expect(summary(monday)).toBe('0 events · 0 time blocks · 0 tasks due. Free time left in working hours (09:00–17:00): 0 min.');
+		const anyTime = await run({ agendaOutput: 'digest', day: '2026-01-11', includeTasks: false, workingHours: 'any' });
+		expect(summary(anyTime)).toBe('0 events · 0 time blocks · 0 tasks due. Free time left in the period: 0 min.');
+	});
+
+	it('names the calendars left out in the text and the HTML, and says so once in notices', async () => {
+		const { items, error } = await run({ agendaOutput: 'digest', day: '2026-01-12', includeTasks: false, calendars: [A, EXPIRED], options: { unreadableCalendars: 'skip' } });
+		expect(error).toBeUndefined();
+		const json = items[0].json as Record<string, any>;
+		expect(json.text.split('\n').pop()).toBe('Not included (this calendar cannot be read): Side Project.');
+		expect(json.html).toContain('<p>Not included (this calendar cannot be read): Side Project.</p>');
+		expect(json.notices).toEqual([expect.stringMatching(/^Skipped "Side Project" \(cal-alice-expired\): it cannot be read, so its events are not included\./)]);
+	});
 });
 
 describe('Get Agenda as a tool', () => {
@@ -360,10 +381,11 @@ describe('Get Agenda: errors and cost', () => {
 		expect(error).toBeUndefined();
 		expect(lines(items)).toEqual(['event 12-01T19:00–20:00 Home']);
 		expect(items[0].json.notices).toEqual([
-			expect.stringMatching(/^Skipped 2 calendars that cannot be read; .*"Side Project" \(cal-alice-expired\).*"Former Employer" \(cal-alice-revoked\)/),
+			expect.stringMatching(/^Skipped 2 calendars that cannot be read, so their events are not included\. "Side Project" \(cal-alice-expired\).*"Former Employer" \(cal-alice-revoked\)/),
 		]);
+		// The accounts list marks both as needing reconnection: only the three working accounts are read.
 		const paths = (await sandbox.requests()).map((request) => `${request.path} ${request.points}`);
-		expect(paths.filter((path) => path.startsWith('/v3/events/list'))).toHaveLength(5);
+		expect(paths.filter((path) => path.startsWith('/v3/events/list'))).toHaveLength(3);
 		const failed = await run({ calendars: [A, EXPIRED], options: { unreadableCalendars: 'fail' } });
 		expect(failed.error?.message).toMatch(/^Calendars: cannot read "Side Project" \(cal-alice-expired\)/);
 	});

@@ -150,7 +150,7 @@ describe('If the Time Is Taken', () => {
 		expect(alone.items[0].json).toMatchObject({ title: 'Alone' });
 	});
 
-	it('refuses a calendar it cannot read (its busy time is unknown) and an unknown calendar, before creating', async () => {
+	it('refuses a calendar it cannot read (its events are unknown) and an unknown calendar, before creating', async () => {
 		const expired = await createAt({ ifTimeTaken: 'skip', checkCalendars: [EXPIRED] });
 		expect(expired.error?.message).toMatch(/^Check Calendars: cannot read "[^"]+" \(cal-alice-expired\)/);
 		expect(expired.error?.description).toContain('leave the calendar out of Check Calendars.');

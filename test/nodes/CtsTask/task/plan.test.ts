@@ -288,6 +288,27 @@ describe('Plan Tasks', () => {
 		expect(await blocksIn()).toHaveLength(11);
 	});
 
+	it('ten or more task IDs, more than 100 open tasks sharing one updated value: what the list cannot reach is read by ID before a task is called unknown', async () => {
+		await sandbox.control('limits', { points: 1000, windowSeconds: 900 });
+		// One instant for all: the list pages by `updated` and cannot page past 100 tasks that share it.
+		await sandbox.control('clock', { now: '2026-11-20T09:00:00.000Z' });
+		const ids: string[] = [];
+		for (let index = 0; index < 110; index++) ids.push(await task(`Same instant ${index}`, { estimatedDuration: 'PT15M' }));
+		await sandbox.control('clock', { now: null });
+		await sandbox.clearRequests();
+		const run = await plan(ids, { preview: true, notAfter: '2026-12-31T18:00:00' });
+		expect(run.error).toBeUndefined();
+		expect(json(run.items).map((item) => item.taskId).sort()).toEqual([...ids].sort());
+		const reads = (await sandbox.requests()).filter((request) => request.path.startsWith('/v3/tasks'));
+		// 100 tasks, the same 100 again (no way past them), then the end of the list.
+		expect(reads.filter((request) => request.path === '/v3/tasks/list')).toHaveLength(3);
+		// The 10 the list could not reach, 1 point each.
+		expect(reads.filter((request) => request.path === '/v3/tasks').map((request) => request.query.id).sort()).toEqual([...ids].sort().slice(100));
+		// An ID no task has is still called unknown, now with the service's word for it.
+		const unknown = await plan([...ids.slice(0, 9), 'no-such-task'], { preview: true });
+		expect(unknown.error?.message).toBe('Task IDs: no task with ID "no-such-task" exists in this account');
+	});
+
 	it('fails naming the field before any request: time zone, dates, lengths, step, empty Task IDs', async () => {
 		const id = await task('Any');
 		await sandbox.clearRequests();
