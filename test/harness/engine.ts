@@ -244,6 +244,11 @@ export interface NodeRunOptions {
 	timezone?: string;
 	/** Node settings of the editor's Settings tab (Retry On Fail, Max. Tries, Wait Between Tries). */
 	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
+	/**
+	 * How the run was started: `manual` (default) as the editor's Execute step or workflow does,
+	 * `trigger` as a published workflow's trigger does.
+	 */
+	mode?: 'manual' | 'trigger';
 }
 
 export interface NodeRunResult {
@@ -321,12 +326,13 @@ export class Engine {
 			nodeTypes: this.nodeTypes,
 			settings: { executionOrder: 'v1', timezone: options.timezone ?? 'America/New_York' },
 		});
-		const additionalData = additionalDataFor(store, 'manual', workflowData);
+		const mode = options.mode ?? 'manual';
+		const additionalData = additionalDataFor(store, mode, workflowData);
 		let running: ReturnType<WorkflowExecute['run']> | undefined;
 		const result = (async (): Promise<NodeRunResult> => {
 			let run: IRun;
 			try {
-				running = new WorkflowExecute(additionalData, 'manual').run({
+				running = new WorkflowExecute(additionalData, mode).run({
 					workflow,
 					startNode: input,
 					destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
