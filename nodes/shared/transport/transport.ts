@@ -172,7 +172,8 @@ function waitSeenInEditor(context: ServiceContext | IPollFunctions, rules: Spend
  * Maximum Wait), or the editor (dropdowns and the credential test).
  */
 function waitingRules(context: ServiceContext, itemIndex?: number): WaitingRules {
-	if (!('getExecutionCancelSignal' in context)) return { job: 'editor', maxWaitMs: EDITOR_MAX_WAIT_MS };
+	// Dropdowns and the credential test; a trigger's own reads outside its paced polls (the calendar list).
+	if (!('getExecutionCancelSignal' in context)) return waitSeenInEditor(context, { job: 'editor', maxWaitMs: EDITOR_MAX_WAIT_MS });
 	const fallback = isTool(context) ? TOOL_MAX_WAIT_SECONDS : DEFAULT_MAX_WAIT_SECONDS;
 	// The whole Options collection: a Maximum Wait the user did not set is absent from it.
 	const options = ('getItemIndex' in context ? context.getNodeParameter('options', {}) : context.getNodeParameter('options', itemIndex ?? 0, {})) as IDataObject;
