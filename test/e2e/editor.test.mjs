@@ -557,12 +557,15 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 				const id = ids.get(workflow.name);
 				await tab.goto(`${n8n.server.url}/workflow/${id}`);
 				const before = (await n8n.rest.listExecutions(id)).length;
+				const logged = (await sandbox.requests()).length;
 				await tab.locator('[data-test-id="execute-workflow-button"]').first().click();
 				// A polling trigger's run from the editor is its Fetch Test Event, then the nodes after it.
 				for (let wait = 0; wait < 120 && (await n8n.rest.listExecutions(id)).length <= before; wait++) await tab.waitForTimeout(250);
 				assert.equal(await finishedStatus(id), 'success', `"${workflow.name}" runs green (round ${round})`);
 				assert.equal(await tab.getByText('Error fetching options').count(), 0);
 				if (round === 1 && workflow.name === 'CTS example: task round trip') await shot('example-task-round-trip', tab);
+				const cost = (await sandbox.requests()).slice(logged).reduce((sum, call) => sum + call.points, 0);
+				console.log(`round ${round}: "${workflow.name}" ${cost} points (opening it in the editor included)`);
 			}
 		}
 		const spent = (await sandbox.requests()).filter((call) => call.path.startsWith('/v3/')).reduce((sum, call) => sum + call.points, 0);
