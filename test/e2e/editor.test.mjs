@@ -460,15 +460,15 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await expectFields(['resource', 'operation', 'eventId', 'output'], tab);
 		await chooseOperation('Get Many', tab);
 		await expectFields(['resource', 'operation', 'calendarIds', 'accountId', 'start', 'end', 'returnAll', 'limit', 'output'], tab);
+		// A text search and an order, as Google Calendar's Get Many has.
+		const listOptions = await collectionOptions(tab);
+		assert.ok(['Search', 'Order'].every((name) => listOptions.includes(name)), `Options: ${listOptions.join(', ')}`);
 		// The Calendars list on first open, with no Account chosen: every readable calendar of every account.
 		await tab.click('[data-test-id="parameter-input-calendarIds"]');
 		await option(tab, /^Personal \(alice@sandbox.example, Provider A\)/).waitFor({ timeout: 15_000 });
 		await option(tab, /^Calendar \(alice@sandbox.example, Provider B\)/).waitFor();
 		await tab.keyboard.press('Escape');
 		assert.equal(await tab.getByText('Error fetching options').count(), 0, 'no "Error fetching options"');
-		// A text search and an order, as Google Calendar's Get Many has.
-		const listOptions = await collectionOptions(tab);
-		assert.ok(['Search', 'Order'].every((name) => listOptions.includes(name)), `Options: ${listOptions.join(', ')}`);
 		await chooseOperation('Update', tab);
 		assert.deepEqual((await formFields(tab)).slice(0, 5), ['resource', 'operation', 'calendarId', 'identifyBy', 'eventId']);
 		assert.ok((await formFields(tab)).includes('seriesUpdateMode'));
