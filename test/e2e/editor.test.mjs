@@ -650,7 +650,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		// Fetch Test Event with the defaults: nothing picked (empty Calendars: every readable calendar).
 		await event.tab.click('[data-test-id="node-execute-button"]');
 		await event.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
-		await event.tab.locator('[data-test-id="output-panel"]').getByText('Focus time').first().waitFor();
+		// The first event listed: Team sync (Team Platform) comes before Focus time (Personal).
+		await event.tab.locator('[data-test-id="output-panel"]').getByText(/Team sync|Focus time/).first().waitFor();
 		assert.equal(await event.tab.getByText('Error fetching options').count(), 0);
 		await shot('trigger-event', event.tab);
 		await event.tab.close();
