@@ -167,8 +167,8 @@ export function exampleWorkflows(prefix, credentials, syncSetup) {
 					'List Occurrences',
 					{
 						operation: 'getAll',
-						accountId: 'acc-alice-a',
-						calendarIds: ['cal-alice-a-primary'],
+						// As the Calendars list stores a pick: the calendar with its account.
+						calendarIds: ['acc-alice-a/cal-alice-a-primary'],
 						start: '={{ $now.toISO() }}',
 						end: '={{ $now.plus({ months: 3 }).toISO() }}',
 						returnAll: true,

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 
 import { exampleFilesDir, exampleWorkflows, EXAMPLE_CREDENTIALS, EXAMPLE_TASKS_CSV, EXAMPLE_TASKS_TABLE, START_OWNER } from './examples.mjs';
 import { ensureRuntime, projectRoot, runtimeRoot } from './n8n-runtime.mjs';
+import { startTimeZone } from './time-zone.mjs';
 
 export const SANDBOX_KEY = 'sandbox-alice-key';
 const TOKEN_TTL_SECONDS = 365 * 24 * 3600;
@@ -212,8 +213,8 @@ async function prepare(command, stateFolder) {
 	}
 	const stateDir = process.env.CTS_START_DIR ? resolve(process.env.CTS_START_DIR) : join(runtimeRoot, stateFolder);
 	mkdirSync(stateDir, { recursive: true });
-	// n8n's own default is America/New_York: a user's times belong in the user's zone.
-	const timeZone = process.env.GENERIC_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+	// n8n's own default is America/New_York: a user's times belong in the user's zone (as n8n's list names it).
+	const timeZone = startTimeZone();
 	return { info, n8nPort, sandboxPort, sandboxUrl: `http://127.0.0.1:${sandboxPort}`, stateDir, timeZone };
 }
 

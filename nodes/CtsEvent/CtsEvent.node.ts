@@ -1,6 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { getAccountCalendars, getAccounts } from '../shared/calendar/calendarLists';
+import { getAccounts } from '../shared/calendar/calendarLists';
+import { getAccountCalendars } from '../shared/calendar/watchedCalendars';
 import { ctsApiTest } from '../shared/credentials/connectionTests';
 import { getTimeZones, getTimeZonesOrKeep } from '../shared/time/timeZones';
 import { eventNodeDescription } from './description';

@@ -6,7 +6,8 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { accountAndCalendarsFields, getAccountCalendars, getAccounts } from '../shared/calendar/calendarLists';
+import { accountAndCalendarsFields, getAccounts } from '../shared/calendar/calendarLists';
+import { getAccountCalendars } from '../shared/calendar/watchedCalendars';
 import { ctsApiTest } from '../shared/credentials/connectionTests';
 import { redeliverOption } from '../shared/triggers/redelivery';
 import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggers/triggerOutput';

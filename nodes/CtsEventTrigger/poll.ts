@@ -8,6 +8,7 @@ import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
 import { PollPurse, triggerSpender } from '../shared/pacing/triggerPacing';
 import { MAX_WINDOW_MONTHS } from '../shared/time/windows';
 import { withEnd } from '../shared/output/simplifyEvent';
+import { watchedCalendars } from '../shared/calendar/watchedCalendars';
 import { oldestReader, sharedListing, takeListing, type Listing, type SharedListing } from './listing';
 import { decide, type EventTriggerState, type KnownEvent, type TriggerEvent } from './state';
 
@@ -77,9 +78,6 @@ function readSettings(context: IPollFunctions): EventPollSettings {
 	const calendarIds = toStringList(context.getNodeParameter('calendarIds', ''));
 	const lookAheadMs = Number(context.getNodeParameter('lookAheadDays', 14)) * DAY_MS;
 	const lookBackMs = Number(context.getNodeParameter('lookBackDays', 0)) * DAY_MS;
-	if (!accountId || calendarIds.length === 0) {
-		throw new NodeOperationError(context.getNode(), 'Account and Calendars: choose the account and at least one of its calendars');
-	}
 	if (lookAheadMs + lookBackMs > MAX_WINDOW_DAYS * DAY_MS) {
 		throw new NodeOperationError(context.getNode(), `Look Ahead (Days): look ahead and look back together may cover at most ${MAX_WINDOW_DAYS} days (${MAX_WINDOW_MONTHS} months)`);
 	}
@@ -143,7 +141,13 @@ async function readWindow(
 	return window;
 }
 
-/** One list call over the window around `aroundMs` (at most {@link MAX_WINDOW_DAYS} long). */
+/**
+ * How long the calendar list serves a trigger whose Calendars are empty (every readable calendar):
+ * a check every minute would otherwise read it every time (10 points).
+ */
+const CALENDAR_LIST_REUSE_MS = 3600_000;
+
+/** One list call per account of the watched calendars over the window around `aroundMs` (at most {@link MAX_WINDOW_DAYS} long). */
 async function listWindow(
 	context: IPollFunctions,
 	{ accountId, calendarIds, lookAheadMs, lookBackMs }: EventPollSettings,
@@ -152,22 +156,27 @@ async function listWindow(
 ): Promise<Listing> {
 	const endMs = aroundMs + lookAheadMs;
 	const startMs = Math.max(Math.min(reachBackMs, aroundMs - lookBackMs), endMs - MAX_WINDOW_DAYS * DAY_MS);
-	// Counted even when a second list call (for a clock that jumped) goes beyond the allowance: the listing must be right.
-	purse.take('list');
-	const response = await ctsResponse.call(
-		context,
-		'ctsApi',
-		{
-			method: 'GET',
-			url: '/v3/events/list',
-			qs: { accountId, calendarIds: calendarIds.join(','), start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
-		},
-		undefined,
-		purse,
-	);
-	const listed = (((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? [];
-	// The service's clock never runs backwards for the trigger.
-	const serviceNowMs = Math.max(answeredAt(response) ?? aroundMs, previousMs ?? 0);
+	const groups = await watchedCalendars(context, undefined, accountId, calendarIds, { listReuseMs: CALENDAR_LIST_REUSE_MS, beforeListRead: () => purse.take('list') });
+	const listed: IDataObject[] = [];
+	let serviceNowMs = previousMs ?? 0;
+	for (const group of groups) {
+		// Counted even when a second list call (for a clock that jumped) goes beyond the allowance: the listing must be right.
+		purse.take('list');
+		const response = await ctsResponse.call(
+			context,
+			'ctsApi',
+			{
+				method: 'GET',
+				url: '/v3/events/list',
+				qs: { accountId: group.accountId, calendarIds: group.calendarIds.join(','), start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() },
+			},
+			undefined,
+			purse,
+		);
+		listed.push(...((((response.body as IDataObject).data as IDataObject)?.events as IDataObject[] | undefined) ?? []));
+		// The service's clock never runs backwards for the trigger.
+		serviceNowMs = Math.max(answeredAt(response) ?? aroundMs, serviceNowMs);
+	}
 	return { listed, serviceNowMs, localTimeMs: Date.now(), startMs, endMs };
 }
 

@@ -35,7 +35,7 @@ export async function sectionBudgetJob(engine: Engine, sandbox: SandboxProcess, 
 		const prefix = `job-${rows.length}`;
 		const items = Array.from({ length: JOB }, (_, index) => ({ title: `${prefix}-${index}` }));
 		log(`budget job: ${label}…`);
-		const { result, ms } = await timed(async () => await engine.runNode({ credentials: apiCredential(sandbox), items, ...(options as NodeRunOptions) }));
+		const { result, ms } = await timed(async () => await engine.runNode({ credentials: apiCredential(sandbox), items, mode: 'trigger', ...(options as NodeRunOptions) }));
 		const calls = (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/create');
 		const accepted = calls.filter((call) => call.status === 200);
 		const titles = accepted.map((call) => String((call.body as { title: string }).title));

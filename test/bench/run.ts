@@ -539,6 +539,8 @@ async function bulkCreates(count: number, prefix: string) {
 				credentials: apiCredential(),
 				items,
 				continueOnFail: true,
+				// A bulk job of a published workflow (a run from the editor would not wait for the budget).
+				mode: 'trigger',
 			}),
 	);
 	const failed = result.error ? count : result.items.filter((item: INodeExecutionData) => item.error || typeof item.json.id !== 'string').length;

@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { EXAMPLE_CREDENTIALS, exampleFilesEnv, START_OWNER } from '../../scripts/examples.mjs';
 import { freePort, n8nEnv, projectRoot, runN8nCli, runtimeInfo } from '../../scripts/n8n-runtime.mjs';
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
+import { startTimeZone } from '../../scripts/time-zone.mjs';
 import { parseRun } from './support/n8n.mjs';
 import { startNpmStart } from './support/npmStart.mjs';
 import { processesMentioning, runningProcesses, runStartWithFailingN8n } from './support/processes.mjs';
@@ -54,7 +55,8 @@ describe('npm start', () => {
 		assert.match(text, new RegExp(`Log in: +${START_OWNER.email} +/ +${START_OWNER.password}`));
 		assert.match(text, /9 example workflows added/);
 		assert.match(text, new RegExp(`Try first: +http://localhost:${n8nPort}/workflow/\\S+ +\\("CTS example: task round trip"`));
-		assert.match(text, new RegExp(`Time zone: +${(process.env.GENERIC_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone).replace('+', '\\+')} `));
+		const timeZone = startTimeZone();
+		assert.match(text, new RegExp(`Time zone: +${timeZone.replace('+', '\\+')} `));
 		// A new state begins with the starter world: open tasks for the triggers' Fetch Test Event.
 		const tasks = await fetch(`http://127.0.0.1:${sandboxPort}/v3/tasks/list?limit=100`, { headers: { authorization: 'ApiKey sandbox-alice-key' } }).then((r) => r.json());
 		assert.equal(tasks.data.tasks.length, 5);
@@ -62,6 +64,9 @@ describe('npm start', () => {
 
 		const rest = new N8nRestClient(`http://localhost:${n8nPort}`);
 		await rest.login(START_OWNER.email, START_OWNER.password);
+		// The zone is one of n8n's own list (Workflow Settings → Timezone; UTC is `Etc/UTC` there).
+		const n8nZones = await rest.request('GET', '/options/timezones');
+		assert.ok(Object.hasOwn(n8nZones, timeZone), `n8n's list of time zones holds ${timeZone}`);
 		const workflows = (await rest.listWorkflows()).map((workflow) => workflow.name).sort();
 		assert.deepEqual(workflows, [
 			'CTS example: MCP server (tools for AI agents)',
@@ -113,7 +118,9 @@ describe('npm start', () => {
 				workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger'),
 			);
 			assert.equal(examples.length, 5);
-			for (const workflow of examples) {
+			await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/requests`, { method: 'DELETE' });
+			// Twice, as a newcomer tries them: both rounds fit the starter account's 300 points, so no run waits.
+			for (const workflow of [...examples, ...examples]) {
 				const result = await runN8nCli(info, ['execute', `--id=${workflow.id}`, '--rawOutput'], { env });
 				const executed = parseRun(result.stdout);
 				assert.equal(executed?.status, 'success', `${workflow.name}:\n${result.stdout.slice(-2000)}`);
@@ -124,6 +131,11 @@ describe('npm start', () => {
 				assert.equal(ran.filter((name) => triggers.includes(name)).length, 1, `${workflow.name}: one trigger started it`);
 				assert.deepEqual(ran.filter((name) => !triggers.includes(name)).sort(), nodes.sort(), `${workflow.name}: every node ran`);
 			}
+			const { requests } = await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/requests`).then((r) => r.json());
+			const points = (version) => requests.filter((call) => call.path.startsWith(`/${version}/`)).reduce((sum, call) => sum + call.points, 0);
+			console.log(`two rounds of the ${examples.length} examples: ${points('v3')} points of the API key's 300, ${points('v1')} of the bearer token's`);
+			assert.ok(points('v3') <= 300, `two rounds cost ${points('v3')} points of 300`);
+			assert.equal(requests.filter((call) => call.status === 429).length, 0, 'no request was refused');
 		} finally {
 			sandbox.kill('SIGTERM');
 		}

@@ -322,14 +322,23 @@ describe('Account and Calendars dropdowns (Get Many, Event Trigger)', () => {
 		expect(await listCalls()).toEqual([{ call: 'GET /v3/integrations/accounts/list', points: 10 }]);
 	});
 
-	it('lists the calendars of the chosen account, read-only ones marked, and asks for the account first', async () => {
+	it('lists the calendars of the chosen account, read-only ones marked', async () => {
 		const calendars = await engine.runLoadOptions('getAccountCalendars', options('ctsEvent', { accountId: 'acc-alice-a' }));
 		expect(calendars).toEqual([
 			{ name: 'Personal', value: 'cal-alice-a-primary' },
 			{ name: 'Team Platform', value: 'cal-alice-a-team' },
 			{ name: 'Holidays in Germany (read-only)', value: 'cal-alice-a-holidays' },
 		]);
-		await expect(engine.runLoadOptions('getAccountCalendars', options('ctsEvent', {}))).rejects.toThrow('Choose the Account first');
+	});
+
+	it.each([
+		['ctsEvent', { resource: 'event', operation: 'getAll' }],
+		['ctsEventTrigger', {}],
+	])('%s with its defaults (no Account): the first open lists every readable calendar of every account, each stored with its account', async (type, parameters) => {
+		const calendars = await engine.runLoadOptions('getAccountCalendars', options(type, parameters));
+		expect(calendars.map((calendar) => calendar.value)).toEqual(expect.arrayContaining(['acc-alice-a/cal-alice-a-primary', 'acc-alice-a/cal-alice-a-team', 'acc-alice-b/cal-alice-b-primary']));
+		expect(calendars.find((calendar) => calendar.value === 'acc-alice-a/cal-alice-a-primary')?.name).toBe('Personal (alice@sandbox.example, Provider A)');
+		expect(calendars.every((calendar) => /^[^/]+\/[^/]+$/.test(String(calendar.value)))).toBe(true);
 	});
 
 	it('explains a deployment without the accounts list', async () => {
@@ -367,6 +376,39 @@ describe('Account and Calendars dropdowns (Get Many, Event Trigger)', () => {
 		expect(items.map((item) => item.json.title).sort()).toEqual(['In primary', 'In team']);
 		expect((await sandbox.requests()).at(-1)!.query).toMatchObject({ calendarIds: 'cal-alice-a-primary,cal-alice-a-team' });
 	});
+
+	it('Get Many takes calendars of two accounts picked on first open (one pick, no Account): one list call per account, no calendar list', async () => {
+		await sandbox.api('POST', '/v3/events/create', { body: timedEvent({ calendarId: 'cal-alice-a-team', title: 'In team' }) });
+		await sandbox.api('POST', '/v3/events/create', { body: timedEvent({ accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary', title: 'In the other account' }) });
+		await sandbox.clearRequests();
+		const { items, error } = await engine.runNode({
+			type: 'ctsEvent',
+			parameters: { resource: 'event', operation: 'getAll', calendarIds: ['acc-alice-a/cal-alice-a-team', 'acc-alice-b/cal-alice-b-primary'], start: '2026-11-30T00:00:00Z', end: '2026-12-02T00:00:00Z', returnAll: true },
+			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.title).sort()).toEqual(['In team', 'In the other account']);
+		expect((await sandbox.requests()).map((call) => [call.path, call.query?.accountId, call.query?.calendarIds])).toEqual([
+			['/v3/events/list', 'acc-alice-a', 'cal-alice-a-team'],
+			['/v3/events/list', 'acc-alice-b', 'cal-alice-b-primary'],
+		]);
+	});
+
+	it('Get Many with its defaults (no Account, no Calendars) reads every readable calendar, leaving out accounts that need reconnecting', async () => {
+		await sandbox.api('POST', '/v3/events/create', { body: timedEvent({ calendarId: 'cal-alice-a-team', title: 'In team' }) });
+		await sandbox.clearRequests();
+		const { items, error } = await engine.runNode({
+			type: 'ctsEvent',
+			parameters: { resource: 'event', operation: 'getAll', start: '2026-11-30T00:00:00Z', end: '2026-12-02T00:00:00Z', returnAll: true },
+			credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } },
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.title)).toContain('In team');
+		const listed = (await sandbox.requests()).filter((call) => call.path === '/v3/events/list');
+		expect(listed.map((call) => call.status)).toEqual(listed.map(() => 200));
+		expect(listed.map((call) => call.query?.accountId)).not.toContain('acc-alice-expired');
+		expect(listed.map((call) => call.query?.accountId)).not.toContain('acc-alice-revoked');
+	});
 });
 
 describe('Triggers', () => {
@@ -391,6 +433,22 @@ describe('Triggers', () => {
 		expect((await tasks.poll())?.[0].map((item) => item.json.title)).toEqual(['Urgent one']);
 		const watched = (await sandbox.requests()).find((call) => call.path === '/v3/events/list')!;
 		expect(watched.query).toMatchObject({ accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary,cal-alice-a-team' });
+	});
+
+	it("the Event Trigger's Fetch Test Event works with its defaults (every readable calendar), and reads the calendar list once an hour when it checks", async () => {
+		const credentials = { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } };
+		const soon = new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 19);
+		await sandbox.api('POST', '/v3/events/create', { body: timedEvent({ accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary', title: 'In the other account', start: soon, timeZone: 'UTC' }) });
+		const defaults = { events: ['created', 'updated', 'cancelled'] };
+		const sample = await new PollHarness(new CtsEventTrigger(), 'ctsEventTrigger', defaults, credentials).poll('manual');
+		expect(sample?.[0][0].json.title).toBe('In the other account');
+
+		const watching = new PollHarness(new CtsEventTrigger(), 'ctsEventTrigger', defaults, credentials);
+		await watching.poll();
+		await sandbox.clearRequests();
+		later(60_000);
+		await watching.poll();
+		expect((await sandbox.requests()).map((call) => call.path)).not.toContain('/v3/calendars/list');
 	});
 });
 
@@ -630,6 +688,8 @@ describe('a freshly added node, before the editor has set its credential', () =>
 		['ctsEvent', 'loadOptions', 'getReadableCalendars', { resource: 'calendar', operation: 'findFreeTime' }],
 		['ctsEvent', 'loadOptions', 'getAccounts', { resource: 'event', operation: 'getAll' }],
 		['ctsEvent', 'loadOptions', 'getAccountCalendars', { resource: 'event', operation: 'getAll', accountId: 'acc-alice-a' }],
+		['ctsEvent', 'loadOptions', 'getAccountCalendars', { resource: 'event', operation: 'getAll' }],
+		['ctsEventTrigger', 'loadOptions', 'getAccountCalendars', {}],
 		['ctsTask', 'loadOptions', 'getTags', { resource: 'task', operation: 'create' }],
 		['ctsEvent', 'listSearch', 'searchCalendars', { resource: 'event', operation: 'create' }],
 		['ctsTask', 'listSearch', 'searchTasks', { resource: 'task', operation: 'update' }],

@@ -54,6 +54,8 @@ async function runJob(job: Job) {
 					credentials: { ctsApi: { apiKey: job.user === 'alice' ? ALICE_KEY : BOB_KEY, baseUrl: sandbox.url } },
 					items,
 					continueOnFail: true,
+					// Bulk jobs of published workflows: they wait for the budget (the editor's runs do not).
+					mode: 'trigger',
 				})
 			: await engine.runNode({
 					type: 'ctsEventV1',
@@ -69,6 +71,7 @@ async function runJob(job: Job) {
 					credentials: { ctsSyncApi: { token: await sandbox.token(job.user), syncUrl: sandbox.url } },
 					items,
 					continueOnFail: true,
+					mode: 'trigger',
 				});
 	const wallSeconds = (Date.now() - started) / 1000;
 	const path = job.credential === 'apiKey' ? '/v3/tasks/create' : '/v1/events/create';

@@ -28,6 +28,8 @@ function startCreates(count: number, prefix: string) {
 		parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false },
 		credentials: credentials(),
 		items: Array.from({ length: count }, (_, index) => ({ title: `${prefix} ${index}` })),
+		// A bulk job of a published workflow: it waits for the budget (the editor's runs do not, see noSilentWaits.test.ts).
+		mode: 'trigger',
 	});
 }
 

@@ -1,5 +1,4 @@
 import {
-	NodeOperationError,
 	type NodeApiError,
 	type IDataObject,
 	type ILoadOptionsFunctions,
@@ -145,40 +144,31 @@ export async function getAccounts(this: ILoadOptionsFunctions): Promise<INodePro
 	}));
 }
 
-/** Dropdown of the calendars of the account chosen in the Account field. */
-export async function getAccountCalendars(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const accountId = String(this.getCurrentNodeParameter('accountId') ?? '').trim();
-	if (!accountId) {
-		throw new NodeOperationError(this.getNode(), 'Choose the Account first', { description: 'The list shows the calendars of the chosen account.' });
-	}
-	const calendars = await readForPicker(this, 'its calendars', 'expression', async () => await listCalendars(this));
-	return calendars
-		.filter((calendar) => calendar.accountId === accountId)
-		.map((calendar) => ({ name: isWritable(calendar) ? calendarName(calendar) : `${calendarName(calendar)} (read-only)`, value: calendar.id }));
-}
-
-/** Account and Calendars of operations that read several calendars of one account. */
+/**
+ * Account and Calendars of operations that list the events of several calendars (Event Get Many,
+ * the Event Trigger). Neither is required: the Calendars list works on first open, offering every
+ * readable calendar of every account (each stored with its account), and empty means every
+ * readable calendar (see `watchedCalendars`). Account narrows both to one account.
+ */
 export function accountAndCalendarsFields(displayOptions: INodeProperties['displayOptions'], purpose: string): INodeProperties[] {
 	return [
-		{
-			displayName: 'Account Name or ID',
-			name: 'accountId',
-			type: 'options',
-			typeOptions: { loadOptionsMethod: 'getAccounts' },
-			required: true,
-			default: '',
-			description: `Calendar account ${purpose}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
-			displayOptions,
-		},
 		{
 			displayName: 'Calendar Names or IDs',
 			name: 'calendarIds',
 			type: 'multiOptions',
 			typeOptions: { loadOptionsMethod: 'getAccountCalendars', loadOptionsDependsOn: ['accountId'] },
-			required: true,
 			default: [],
+			description: `Calendars ${purpose}, from any of the accounts. Empty: all readable calendars. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+			displayOptions,
+		},
+		{
+			displayName: 'Account Name or ID',
+			name: 'accountId',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getAccounts' },
+			default: '',
 			description:
-				'One or more calendars of that account (an expression may give a list, or IDs separated by commas). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				'Only this account\'s calendars (empty: every account). Needed only for calendar IDs given by expression without their account. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			displayOptions,
 		},
 	];

@@ -76,8 +76,15 @@ const DEFAULT_MAX_WAIT_SECONDS = 900;
  * has moved on or retried.
  */
 const TOOL_MAX_WAIT_SECONDS = 20;
-/** Dropdowns and Fetch Test Event wait less: someone is looking at the editor (a trigger's polls bring their own, see `triggerPacing.ts`). */
+/** Dropdowns and the credential test wait less: someone is looking at the editor. */
 const EDITOR_MAX_WAIT_MS = 15_000;
+/**
+ * A run started from the editor (Execute step or workflow, Fetch Test Event) waits for the budget
+ * at most this long unless the node's Maximum Wait is set: n8n shows no progress while a node
+ * runs, so a longer wait would look like a hang. It fails at once instead, saying when the budget
+ * resets (see {@link budgetError}).
+ */
+export const EDITOR_RUN_MAX_WAIT_SECONDS = 5;
 /** Waits before retrying a read after a 5xx or a network failure. */
 const READ_RETRY_DELAYS_MS = [250, 1000, 3000];
 
@@ -131,23 +138,54 @@ function isTool(context: ServiceContext): boolean {
 	return isToolNode(context.getNode());
 }
 
+/** How a request waits for the budget: a {@link Spender}, and whether the wait was shortened because the run was started from the editor. */
+type WaitingRules = Spender & { editorRun?: boolean };
+
+/**
+ * Whether the run was started from the editor (n8n's `manual` mode: Execute step or workflow,
+ * Fetch Test Event), not by a published workflow (`trigger`, `webhook`), another workflow or an
+ * AI agent or MCP server calling the node as a tool.
+ */
+function startedFromEditor(context: ServiceContext | IPollFunctions): boolean {
+	return 'getMode' in context && typeof context.getMode === 'function' && context.getMode() === 'manual' && !isTool(context);
+}
+
+/**
+ * The one rule for waits nobody would see: a run started from the editor waits at most
+ * {@link EDITOR_RUN_MAX_WAIT_SECONDS} for the budget, unless the user set how long it may wait
+ * (`chosenWaitMs`, the node's Maximum Wait). Published workflows, tools and the jobs they run keep
+ * `rules` as they are.
+ */
+function waitSeenInEditor(context: ServiceContext | IPollFunctions, rules: Spender, chosenWaitMs?: number): WaitingRules {
+	if (chosenWaitMs !== undefined || !startedFromEditor(context) || rules.maxWaitMs <= EDITOR_RUN_MAX_WAIT_SECONDS * 1000) return rules;
+	return {
+		job: rules.job,
+		maxWaitMs: EDITOR_RUN_MAX_WAIT_SECONDS * 1000,
+		signal: rules.signal,
+		spent: rules.spent && ((cost) => rules.spent?.(cost)),
+		editorRun: true,
+	};
+}
+
 /**
  * Who sends a request that names no spender, and how long it may wait: an execution (its
- * Maximum Wait), or the editor (dropdowns, credential and Fetch Test Event).
+ * Maximum Wait), or the editor (dropdowns and the credential test).
  */
-function waitingRules(context: ServiceContext, itemIndex?: number): Spender {
-	if (!('getExecutionCancelSignal' in context)) return { job: 'editor', maxWaitMs: EDITOR_MAX_WAIT_MS };
+function waitingRules(context: ServiceContext, itemIndex?: number): WaitingRules {
+	// Dropdowns and the credential test; a trigger's own reads outside its paced polls (the calendar list).
+	if (!('getExecutionCancelSignal' in context)) return waitSeenInEditor(context, { job: 'editor', maxWaitMs: EDITOR_MAX_WAIT_MS });
 	const fallback = isTool(context) ? TOOL_MAX_WAIT_SECONDS : DEFAULT_MAX_WAIT_SECONDS;
-	const seconds =
-		'getItemIndex' in context
-			? context.getNodeParameter('options.maxWaitSeconds', fallback)
-			: context.getNodeParameter('options.maxWaitSeconds', itemIndex ?? 0, fallback);
-	const maxWaitSeconds = Number(seconds);
-	return {
+	// The whole Options collection: a Maximum Wait the user did not set is absent from it.
+	const options = ('getItemIndex' in context ? context.getNodeParameter('options', {}) : context.getNodeParameter('options', itemIndex ?? 0, {})) as IDataObject;
+	const seconds = options?.maxWaitSeconds;
+	const chosen = seconds === undefined || seconds === null || seconds === '' ? undefined : Number(seconds);
+	const maxWaitSeconds = chosen !== undefined && Number.isFinite(chosen) && chosen >= 0 ? chosen : undefined;
+	const rules = {
 		job: `execution:${context.getExecutionId()}`,
-		maxWaitMs: (Number.isFinite(maxWaitSeconds) && maxWaitSeconds >= 0 ? maxWaitSeconds : fallback) * 1000,
+		maxWaitMs: (maxWaitSeconds ?? fallback) * 1000,
 		signal: executionCancelSignal(context),
 	};
+	return waitSeenInEditor(context, rules, maxWaitSeconds === undefined ? undefined : maxWaitSeconds * 1000);
 }
 
 /**
@@ -165,7 +203,7 @@ async function throughTransport<T>(
 ): Promise<T> {
 	checkRequestSize(context, request, itemIndex);
 	const budget = budgetOf(await credentialUserKey(context, credentialType));
-	const rules = spender ?? waitingRules(context, itemIndex);
+	const rules = spender ? waitSeenInEditor(context, spender) : waitingRules(context, itemIndex);
 	const isRead = (request.method ?? 'GET') === 'GET';
 	const kind = callKind(request.url);
 	let refused = false;
@@ -175,7 +213,7 @@ async function throughTransport<T>(
 		try {
 			ticket = await budget.take({ job: rules.job, maxWaitMs: rules.maxWaitMs, signal: rules.signal, kind }, refused);
 		} catch (error) {
-			throw error instanceof BudgetExhausted ? budgetError(context, error, itemIndex) : toNodeError(context.getNode(), error, itemIndex);
+			throw error instanceof BudgetExhausted ? budgetError(context, error, itemIndex, rules.editorRun) : toNodeError(context.getNode(), error, itemIndex);
 		}
 		rules.spent?.(ticket.cost);
 		let failure: NodeApiError | NodeOperationError;
@@ -199,14 +237,21 @@ async function throughTransport<T>(
 }
 
 /** The error of a request that could not wait for the budget: what the job needs, and the budget and reset the service reported. */
-function budgetError(context: ServiceContext, exhausted: BudgetExhausted, itemIndex?: number): NodeOperationError {
+function budgetError(context: ServiceContext | IPollFunctions, exhausted: BudgetExhausted, itemIndex?: number, editorRun = false): NodeOperationError {
 	const { budget } = exhausted;
 	const told = describeBudget(budget);
+	const needed = `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting ${exhausted.waitingRequests === 1 ? 'request' : 'requests'}`;
 	const error = new NodeOperationError(context.getNode(), `Rate limit: the account's point budget is used up${told ? ` (${told})` : ''}`, {
 		itemIndex,
 		description: isTool(context)
 			? `Nothing was sent: call again after the reset. As a tool the node waits for the budget at most ${TOOL_MAX_WAIT_SECONDS} s by default (Options → Maximum Wait), so the caller gets an answer before it gives up.`
-			: `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting requests. The node waits for the budget to refill only as long as Options → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out; ${describeCosts(budget.listCost, budget.callCost)}.`,
+			: editorRun
+				? `${needed}. Run from the editor, the node does not wait for the budget longer than ${EDITOR_RUN_MAX_WAIT_SECONDS} s, since the editor shows no progress meanwhile. ${
+						'getItemIndex' in context || 'getInputData' in context
+							? `To let it wait, set Options → Maximum Wait (Seconds), or publish the workflow (published, it waits up to ${DEFAULT_MAX_WAIT_SECONDS} s by default)`
+							: 'Publish the workflow to let the trigger check at the pace the budget allows'
+					}; or run it again after the reset.`
+				: `${needed}. The node waits for the budget to refill only as long as Options → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out; ${describeCosts(budget.listCost, budget.callCost)}.`,
 	});
 	const resetAt = budget.resetAt === undefined ? undefined : new Date(budget.resetAt).toISOString();
 	error.context.budget = { neededPoints: exhausted.neededPoints, remaining: budget.remaining, limit: budget.limit, resetAt };

@@ -6,6 +6,7 @@ import { isIanaZone, notIanaZoneProblem } from '../../../shared/time/dates';
 import { invalidField, quoted } from '../../../shared/transport/errors';
 import { optionsCollection, resultLimit, returnAllAndLimitFields, timeZoneField, toStringList } from '../../../shared/fields/fields';
 import { listEventsOverWindows } from '../../../shared/calendar/eventListing';
+import { watchedCalendars } from '../../../shared/calendar/watchedCalendars';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import { ctsRequest, maxWaitOption } from '../../../shared/transport/transport';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow } from '../../../shared/time/windows';
@@ -109,9 +110,9 @@ function readQuery(item: OperationItem, version: ApiVersion) {
 	const zone = String(options.timeZone ?? '').trim() || context.getTimezone();
 	if (!isIanaZone(zone)) throw invalidField(node, 'Time Zone', notIanaZoneProblem(zone), itemIndex);
 	const calendarIds = toStringList(parameter('calendarIds', ''));
-	if (calendarIds.length === 0) throw invalidField(node, version === 'v3' ? 'Calendars' : 'Calendar IDs', 'choose or enter at least one calendar', itemIndex);
+	// v3: empty means every readable calendar (resolved in listEvents); v1 has no calendar list.
+	if (version === 'v1' && calendarIds.length === 0) throw invalidField(node, 'Calendar IDs', 'enter at least one calendar', itemIndex);
 	const accountId = version === 'v3' ? String(parameter('accountId', '')).trim() : undefined;
-	if (version === 'v3' && !accountId) throw invalidField(node, 'Account', 'choose or enter the account of the calendars', itemIndex);
 	const { start, end } = readStartEnd(item, zone);
 	const windowMonths = Number(options.windowMonths ?? RECOMMENDED_WINDOW_MONTHS);
 	if (!Number.isInteger(windowMonths) || windowMonths < 1 || windowMonths > MAX_WINDOW_MONTHS) {
@@ -156,16 +157,28 @@ export async function listEvents(item: OperationItem): Promise<IDataObject[]> {
 	const { context, itemIndex, parameter } = item;
 	const version = parameter('apiVersion', 'v3') as ApiVersion;
 	const { accountId, calendarIds, windows, limit, series, search, orderBy } = readQuery(item, version);
-	const events = await listEventsOverWindows(context, itemIndex, {
-		version,
-		accountId,
-		calendarIds,
-		windows,
-		// Windows come in time order: the earliest events are all read once Limit is reached. Other orders need the whole range.
-		stopAfter: orderBy === 'start' ? limit : undefined,
-		key: (event) => (series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id)),
-		keep: search ? (event) => matches(event, search) : undefined,
-	});
+	const groups = version === 'v3' ? await watchedCalendars(context, itemIndex, accountId ?? '', calendarIds) : [{ accountId: undefined, calendarIds }];
+	const events: IDataObject[] = [];
+	const seen = new Set<string>();
+	const key = (event: IDataObject) => (series && event.masterEventId ? `series:${String(event.masterEventId)}` : String(event.id));
+	// One listing per account: the service lists one account's calendars per call.
+	for (const group of groups) {
+		const listed = await listEventsOverWindows(context, itemIndex, {
+			version,
+			accountId: group.accountId,
+			calendarIds: group.calendarIds,
+			windows,
+			// Windows come in time order: the earliest events are all read once Limit is reached. Other orders need the whole range.
+			stopAfter: orderBy === 'start' ? limit : undefined,
+			key,
+			keep: search ? (event) => matches(event, search) : undefined,
+		});
+		for (const event of listed) {
+			if (seen.has(key(event))) continue;
+			seen.add(key(event));
+			events.push(event);
+		}
+	}
 	events.sort(EVENT_ORDERS[orderBy]);
 	const shape = outputShaper(parameter, simplifyEvent);
 	const output: IDataObject[] = [];
