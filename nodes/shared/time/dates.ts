@@ -286,7 +286,8 @@ function isoOffset(minutes: number): string {
  * of `zone` (`2026-11-28T09:00:00+01:00`), so that an expression or a spreadsheet cannot read it in
  * another zone; no zone (a floating time) is read in UTC (`…Z`), as the service reads it. The one
  * conversion every Simplified output uses. A value that is not a LocalDateTime is returned as it is.
- * The wall-clock time is kept; a time a daylight-saving gap skips takes the offset luxon gives it.
+ * A time a daylight-saving gap skips is read as luxon reads it (moved forward by the gap), one in a
+ * repeated hour as its first pass, as the package reads event times everywhere else.
  * Fast path as in {@link localEnd}: a zone with one offset over the days around the time needs no luxon.
  */
 export function withOffset(local: unknown, zone: unknown): unknown {
