@@ -54,6 +54,21 @@ function chain(name, prefix, credentials, steps, notes = []) {
 	return { name, nodes: [...nodes, ...notes], connections, settings: { executionOrder: 'v1' }, active: false };
 }
 
+/** The task-completed example's pinned sample: a completed task in the trigger's Simplified output. */
+export const COMPLETED_TASK_SAMPLE = {
+	id: '5f0c2b7e-8d41-4a3f-9c6e-1b2a7d9e4f10',
+	title: 'Send the quarterly report',
+	due: '2026-12-01T17:00:00+01:00',
+	timeZone: 'Europe/Berlin',
+	priority: 1,
+	progress: 'completed',
+	tags: [],
+	scheduled: false,
+	created: '2026-11-27T08:12:40.000Z',
+	updated: '2026-11-30T16:05:12.000Z',
+	triggerEvent: 'completed',
+};
+
 const id = (node) => `={{ $('${node}').item.json.id }}`;
 /** An ID from an earlier node in a Task or Event field, stored as n8n's editor stores an expression there ("By ID"). */
 const idOf = (node) => ({ __rl: true, mode: 'id', value: id(node) });
@@ -181,7 +196,7 @@ export function exampleWorkflows(prefix, credentials, syncSetup) {
 						operation: 'update',
 						identifyBy: 'occurrence',
 						masterEventId: id('Create Series'),
-						recurrenceId: `={{ DateTime.fromISO($('Create Series').item.json.start).plus({ weeks: 1 }).toFormat("yyyy-LL-dd'T'HH:mm:ss") }}`,
+						recurrenceId: `={{ DateTime.fromISO($('Create Series').item.json.start, { setZone: true }).plus({ weeks: 1 }).toFormat("yyyy-LL-dd'T'HH:mm:ss") }}`,
 						recurrenceIdTimeZone: 'Europe/Berlin',
 						...calendar,
 						seriesUpdateMode: 'single',
@@ -229,7 +244,7 @@ export function exampleWorkflows(prefix, credentials, syncSetup) {
 					credentials: { ctsApi: { id: credentials.api.id, name: credentials.api.name } },
 				},
 				{ id: randomUUID(), name: 'Handle Task', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [260, 300], parameters: {} },
-				note('## Task trigger\nChecks the task list at most every 2 minutes on a 300-point account (7.5 on a 100-point one, 75 s on 500: its schedule is every minute, and the default Budget Share of 25% spreads its checks over each 15 minutes, as its hint says) and starts for each task created or changed since the previous check.\n\n**Publish** (activate) the workflow, create or change a task (for example with the task round trip), and watch **Executions**. **Fetch test event** shows one open task.', [-40, 0], [560, 240]),
+				note('## Task trigger\nChecks the task list as often as its Budget Share allows (its hint says how often; [how checks are paced](https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries)) and starts for each task created or changed since the previous check.\n\n**Publish** (activate) the workflow, create or change a task (for example with the task round trip), and watch **Executions**. **Fetch test event** shows one open task.', [-40, 0], [560, 240]),
 			],
 			connections: { 'New or Changed Task': { main: [[{ node: 'Handle Task', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -249,12 +264,14 @@ export function exampleWorkflows(prefix, credentials, syncSetup) {
 				},
 				{ id: randomUUID(), name: 'Post to Chat', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [260, 300], parameters: {} },
 				note(
-					"## When a task is completed, post to chat\nChecks the open tasks as often as its Budget Share allows (10 points per 100 open tasks; the trigger's hint says how often) and starts for each task completed or deleted since the previous check; `triggerEvent` says which.\n\nReplace **Post to Chat** with a Slack, Microsoft Teams or Send Email node, message: `{{ $json.triggerEvent === 'completed' ? '✅' : '🗑️' }} {{ $json.title }}`. **Publish** the workflow, complete a task, and watch **Executions**.",
+					"## When a task is completed, post to chat\nChecks the open tasks as often as its Budget Share allows (its hint says how often) and starts for each task completed or deleted since the previous check; `triggerEvent` says which. Its pinned sample is a completed task, so **Execute workflow** shows the message as it will look.\n\nReplace **Post to Chat** with a Slack, Microsoft Teams or Send Email node, message: `{{ $json.triggerEvent === 'completed' ? '✅' : '🗑️' }} {{ $json.title }}`. **Publish** the workflow, complete a task, and watch **Executions**.",
 					[-40, -20],
 					[560, 260],
 				),
 			],
 			connections: { 'Task Completed': { main: [[{ node: 'Post to Chat', type: 'main', index: 0 }]] } },
+			// What Fetch Test Event cannot give before a completion was seen: a completed task, as the trigger delivers it.
+			pinData: { 'Task Completed': [{ json: COMPLETED_TASK_SAMPLE }] },
 			settings: { executionOrder: 'v1' },
 			active: false,
 		},
@@ -422,7 +439,7 @@ function morningBriefingWorkflow(prefix, credentials) {
 			},
 			{ id: randomUUID(), name: 'Post to Chat', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [520, 300], parameters: {} },
 			note(
-				"## Morning briefing\nEvery weekday at 07:30 (the workflow's time zone): today's events of every calendar, the tasks due and overdue, and the time blocks, as one **Digest** item: `text` (Markdown for Slack, Telegram, Teams), `html` (a table for e-mail), `counts` and the free time left in working hours. Each run costs 10 points for the calendar list, 10 per account and 10 per 100 open tasks.\n\nReplace **Post to Chat** with a chat node (message: `{{ $json.text }}`) or Send Email (HTML: `{{ $json.html }}`). Click **Execute workflow** to try it; **Publish** it to get it every morning.",
+				"## Morning briefing\nEvery weekday at 07:30 (the workflow's time zone): today's events of every calendar, the tasks due and overdue, and the time blocks, as one **Digest** item: `text` (Markdown for Slack, Telegram, Teams), `html` (a table for e-mail), `counts` and the free time left in working hours. What a run costs: [the point budget](https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries).\n\nReplace **Post to Chat** with a chat node (message: `{{ $json.text }}`) or Send Email (HTML: `{{ $json.html }}`). Click **Execute workflow** to try it; **Publish** it to get it every morning.",
 				[-40, -80],
 				[600, 260],
 			),

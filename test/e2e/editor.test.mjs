@@ -629,7 +629,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		// How often it checks with the default share (25%) and schedule (every minute), in one sentence:
 		// the editor cannot know the account's budget, so it says it for the usual ones.
 		await task.tab
-			.getByText("Checks at most every 7.5 min on a 100-point account, 2 min on 300, 75 s on 500 (per 15 min); the credential test shows your account's budget.", { exact: true })
+			.getByText("Checks at most every 7.5 min on a 100-point account, 2 min on 300, 75 s on 500 (per 15 min); it paces itself by the budget the service reports.", { exact: true })
 			.first()
 			.waitFor();
 		await useCredential(task.tab, /^CTS API \(sandbox\)/);

@@ -128,7 +128,7 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		assert.deepEqual(only(task.sent, 'POST', '/v3/tasks/create').body, { title: 'Send the report', due: '2026-12-01T17:00:00', timeZone: 'Europe/Berlin', priority: 2 });
 		const [createdTask] = task.json;
 		assert.equal(createdTask.title, 'Send the report');
-		assert.equal(createdTask.due, '2026-12-01T17:00:00');
+		assert.equal(createdTask.due, '2026-12-01T17:00:00+01:00');
 		assert.equal(createdTask.timeZone, 'Europe/Berlin');
 		assert.equal(createdTask['@type'], undefined, 'the simplified task');
 
@@ -169,8 +169,8 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 			{
 				id: 'string',
 				title: 'Planning',
-				start: '2026-12-03T10:00:00',
-				end: '2026-12-03T10:45:00',
+				start: '2026-12-03T10:00:00+01:00',
+				end: '2026-12-03T10:45:00+01:00',
 				timeZone: 'Europe/Berlin',
 				allDay: false,
 				duration: 'PT45M',
@@ -232,7 +232,7 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		});
 		assert.deepEqual(
 			(({ id, title, start, end, timeZone }) => ({ id, title, start, end, timeZone }))(moved.json[0]),
-			{ id: event.id, title: 'Planning (moved)', start: '2026-12-03T11:00:00', end: '2026-12-03T11:45:00', timeZone: 'Europe/Berlin' },
+			{ id: event.id, title: 'Planning (moved)', start: '2026-12-03T11:00:00+01:00', end: '2026-12-03T11:45:00+01:00', timeZone: 'Europe/Berlin' },
 		);
 
 		const answered = await call('answer_invitation', { eventId: event.id, response: 'tentativelyAccept', comment: 'Might be late' });
@@ -300,7 +300,8 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		// Midnight to midnight in Berlin, whatever zone n8n runs in.
 		const day = await call('list_events', { accountId: personal.accountId, calendarIds: personal.id, rangeStart: `${tomorrow}T00:00:00`, rangeEnd: `${tomorrow}T23:59:59`, timeZone: 'Europe/Berlin' });
 		assert.equal(day.isError, false, day.text);
-		assert.deepEqual(day.json.map((item) => [item.id, item.start, item.timeZone]), [[event.id, `${tomorrow}T10:00:00`, 'Europe/Berlin']]);
+		assert.deepEqual(day.json.map((item) => [item.id, item.start.slice(0, 19), item.timeZone]), [[event.id, `${tomorrow}T10:00:00`, 'Europe/Berlin']]);
+		assert.match(day.json[0].start, /[+-]\d{2}:\d{2}$/, 'the start with its offset');
 
 		const deleted = await call('delete_event', { calendarId: event.calendarId, eventId: event.id });
 		assert.equal(deleted.isError, false, deleted.text);

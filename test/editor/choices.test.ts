@@ -183,8 +183,8 @@ describe('Output', () => {
 		const event = items[0].json;
 		expect(event).toMatchObject({
 			title: 'Review',
-			start: '2026-12-01T09:00:00',
-			end: '2026-12-01T10:30:00',
+			start: '2026-12-01T09:00:00+01:00',
+			end: '2026-12-01T10:30:00+01:00',
 			timeZone: 'Europe/Berlin',
 			allDay: false,
 			participants: [{ email: 'ann@example.com', name: 'Ann', status: 'needs-action', roles: ['attendee', 'optional'] }],

@@ -5,6 +5,7 @@
  * service user, local search, and the explanation when a deployment lacks a list (a proxy turns
  * the sandbox's answer into a 404). Then the values the pickers store, run through the engine.
  */
+import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
@@ -294,7 +295,7 @@ describe('Event, From List (update and delete)', () => {
 			engine.runNode({ type: 'ctsEvent', parameters: { resource: 'event', calendarId: team, eventId: picked, ...parameters }, credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
 		const updated = await run({ operation: 'update', updateFields: { title: 'Planning (moved)', start: inDays(4, 9) } });
 		expect(updated.error).toBeUndefined();
-		expect(updated.items[0].json).toMatchObject({ id: event.id, title: 'Planning (moved)', start: inDays(4, 9) });
+		expect(updated.items[0].json).toMatchObject({ id: event.id, title: 'Planning (moved)', start: DateTime.fromISO(inDays(4, 9), { zone: String(event.timeZone) }).toISO({ suppressMilliseconds: true }) });
 		const deleted = await run({ operation: 'delete' });
 		expect(deleted.items[0].json).toEqual({ id: event.id, deleted: true });
 		expect((await sandbox.api('GET', '/v3/events', { qs: { id: String(event.id) } })).status).toBe(404);

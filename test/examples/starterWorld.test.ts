@@ -35,7 +35,7 @@ it('has open tasks with subtasks and tags, and every task answers the Task node'
 	expect(error).toBeUndefined();
 	expect(items.map(({ json }) => json.title).sort()).toEqual([...STARTER_TASK_TITLES].sort());
 	const offsite = items.find(({ json }) => json.title === 'Plan the team offsite')!.json;
-	expect(offsite).toMatchObject({ due: '2026-12-01T17:00:00', timeZone: ZONE, priority: 1 });
+	expect(offsite).toMatchObject({ due: '2026-12-01T17:00:00+01:00', timeZone: ZONE, priority: 1 });
 	const children = items.filter(({ json }) => json.parentTaskId === offsite.id).map(({ json }) => json.title);
 	expect(children.sort()).toEqual(['Book the venue', 'Send the invitations']);
 	expect(items.filter(({ json }) => Array.isArray(json.tags) && (json.tags as unknown[]).length > 0).length).toBeGreaterThanOrEqual(3);

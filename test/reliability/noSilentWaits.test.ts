@@ -77,7 +77,7 @@ const RUNS: Array<[string, Run, { hasMaximumWait: boolean }]> = [
 		async (extra) => {
 			const poller = new PollHarness(new CtsEventTrigger(), 'ctsEventTrigger', { events: ['created', 'updated'] }, credentials());
 			try {
-				const result = await poller.poll(extra.mode ?? 'manual');
+				const result = await poller.poll(extra.mode === 'trigger' ? 'trigger' : 'manual');
 				return { output: result?.[0].map((item) => item.json) };
 			} catch (error) {
 				return { error: error as Error & { description?: string } };

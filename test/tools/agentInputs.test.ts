@@ -59,8 +59,8 @@ describe('create event with values an agent fills in', () => {
 		// The simplified event: flat, with the IDs a follow-up call needs.
 		expect(items[0].json).toMatchObject({
 			title: 'Planning',
-			start: '2026-12-01T09:00:00',
-			end: '2026-12-01T10:00:00',
+			start: '2026-12-01T09:00:00+01:00',
+			end: '2026-12-01T10:00:00+01:00',
 			timeZone: 'Europe/Berlin',
 			calendarId: 'cal-alice-a-primary',
 			accountId: 'acc-alice-a',
@@ -146,7 +146,7 @@ describe('create event with values an agent fills in', () => {
 	it('a time with an offset is converted into the event\'s time zone', async () => {
 		const { items, error } = await createEvent({ start: '2026-12-01T09:00:00+01:00', end: '2026-12-01T10:30:00+01:00', timeZone: 'Europe/London' });
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ start: '2026-12-01T08:00:00', end: '2026-12-01T09:30:00', duration: 'PT1H30M', timeZone: 'Europe/London' });
+		expect(items[0].json).toMatchObject({ start: '2026-12-01T08:00:00+00:00', end: '2026-12-01T09:30:00+00:00', duration: 'PT1H30M', timeZone: 'Europe/London' });
 	});
 
 	it.each([
@@ -191,7 +191,7 @@ describe('update event and answer an invitation with values an agent fills in', 
 		const calls = (await apiCalls()).filter((call) => call.path !== '/v3/calendars/list');
 		expect(calls.map((call) => call.path)).toEqual(['/v3/events/update']);
 		expect(calls[0].body).toEqual({ id: event.id, accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary', title: 'After' });
-		expect(items[0].json).toMatchObject({ id: event.id, title: 'After', start: '2026-12-01T09:00:00', timeZone: 'Europe/Berlin' });
+		expect(items[0].json).toMatchObject({ id: event.id, title: 'After', start: '2026-12-01T09:00:00+01:00', timeZone: 'Europe/Berlin' });
 	});
 
 	it('a new start alone keeps the length and zone of the event (read once)', async () => {
@@ -199,7 +199,7 @@ describe('update event and answer an invitation with values an agent fills in', 
 		await sandbox.clearRequests();
 		const { items, error } = await update(String(event.id), { start: '2026-12-02T14:00:00' });
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ start: '2026-12-02T14:00:00', end: '2026-12-02T15:00:00', timeZone: 'Europe/Berlin' });
+		expect(items[0].json).toMatchObject({ start: '2026-12-02T14:00:00+01:00', end: '2026-12-02T15:00:00+01:00', timeZone: 'Europe/Berlin' });
 	});
 
 	it('an empty event ID is refused before any request', async () => {
@@ -330,7 +330,7 @@ describe('tasks with values an agent fills in', () => {
 		expect(error).toBeUndefined();
 		const create = (await apiCalls()).find((call) => call.path === '/v3/tasks/create');
 		expect(create?.body).toEqual({ title: 'Report', due: '2026-12-01T17:00:00', timeZone: 'Europe/Berlin', priority: 0 });
-		expect(items[0].json).toMatchObject({ title: 'Report', due: '2026-12-01T17:00:00', timeZone: 'Europe/Berlin' });
+		expect(items[0].json).toMatchObject({ title: 'Report', due: '2026-12-01T17:00:00+01:00', timeZone: 'Europe/Berlin' });
 	});
 
 	it('no due date: neither due nor time zone is sent', async () => {

@@ -13,6 +13,7 @@ import { locatorValue, refuseBlankTitle } from '../../shared/fields/fields';
 import { itemState, withNotices } from '../../shared/transport/itemState';
 import { shapeOutput } from '../../shared/output/outputShape';
 import { simplifyTask } from '../../shared/output/simplifyTask';
+import { withOffset } from '../../shared/time/dates';
 import { tagNamesIfKnown } from '../../shared/tasks/tagLists';
 import { ctsRequest } from '../../shared/transport/transport';
 
@@ -103,6 +104,8 @@ function sentFields(context: IExecuteSingleFunctions): IDataObject {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
 	const { relatedTo, ...fields } = body as IDataObject;
 	delete fields.id;
+	// The due date as the simplified task gives it: with its offset (the zone is always sent with it).
+	if (fields.due !== undefined) fields.due = withOffset(fields.due, fields.timeZone) as string;
 	if (relatedTo && typeof relatedTo === 'object') {
 		const parent = Object.entries(relatedTo as Record<string, IDataObject>).find(([, relation]) => (relation?.relation as IDataObject | undefined)?.parent === true);
 		if (parent) fields.parentTaskId = parent[0];

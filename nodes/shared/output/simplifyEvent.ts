@@ -1,7 +1,7 @@
 import { Duration } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { localEnd } from '../time/dates';
+import { dateOf, localEnd, withOffset } from '../time/dates';
 
 /** Fields of a simplified event, in output order. */
 export const SIMPLIFIED_EVENT_FIELDS = [
@@ -95,7 +95,9 @@ function simplifyAlert(alert: IDataObject): IDataObject {
 }
 
 /**
- * An event as people read it: participants and alerts as arrays, `end` next to `start`, the
+ * An event as people read it: `start`, `end`, `recurrenceId` and a rule's `until` as instants with
+ * their offset (`2026-11-28T09:00:00+01:00`; the zone stays beside them in `timeZone`), or as dates
+ * for an all-day event (`2026-11-28`, `end` the day after the last); participants and alerts as arrays, `end` next to `start`, the
  * meeting link as `meetingUrl`, no `@type` and no service or provider prefixes. Keys the service
  * derives (base64 of e-mail addresses and alert contents) are left out: they are the service's
  * business, and the node computes them itself when writing. Built field by field, without
@@ -110,8 +112,11 @@ export function simplifyEvent(event: IDataObject): IDataObject {
 	const simplified: IDataObject = {};
 	put(simplified, 'id', event.id);
 	put(simplified, 'title', event.title);
-	put(simplified, 'start', event.start);
-	put(simplified, 'end', eventEnd(event));
+	// Timed: the instant with its offset; all-day: the dates (its days are the same wherever it is read).
+	const allDay = event.showWithoutTime === true;
+	const dated = (local: unknown, zone: unknown) => (allDay ? dateOf(local) : withOffset(local, zone));
+	put(simplified, 'start', dated(event.start, event.timeZone));
+	put(simplified, 'end', dated(eventEnd(event), event.timeZone));
 	put(simplified, 'timeZone', event.timeZone);
 	put(simplified, 'allDay', event.showWithoutTime);
 	put(simplified, 'duration', event.duration);
@@ -120,8 +125,14 @@ export function simplifyEvent(event: IDataObject): IDataObject {
 	if (participants.length > 0) simplified.participants = participants;
 	if (alerts.length > 0) simplified.alerts = alerts;
 	put(simplified, 'useDefaultAlerts', event.useDefaultAlerts);
-	if (Array.isArray(event.recurrenceRules)) simplified.recurrenceRules = (event.recurrenceRules as IDataObject[]).map(withoutType);
-	put(simplified, 'recurrenceId', event.recurrenceId);
+	if (Array.isArray(event.recurrenceRules)) {
+		simplified.recurrenceRules = (event.recurrenceRules as IDataObject[]).map((rule) => {
+			const simplifiedRule = withoutType(rule);
+			if (simplifiedRule.until !== undefined) simplifiedRule.until = dated(simplifiedRule.until, event.timeZone) as string;
+			return simplifiedRule;
+		});
+	}
+	put(simplified, 'recurrenceId', dated(event.recurrenceId, event.recurrenceIdTimeZone ?? event.timeZone));
 	put(simplified, 'masterEventId', event.masterEventId);
 	put(simplified, 'meetingUrl', (derived?.virtualRoom as IDataObject | undefined)?.url ?? event['provider.example:hangoutLink']);
 	put(simplified, 'privacy', event.privacy);

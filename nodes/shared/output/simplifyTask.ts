@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { readSyncMarker } from '../tasks/syncMarker';
+import { withOffset } from '../time/dates';
 
 /** Fields of a simplified task, in output order. */
 export const SIMPLIFIED_TASK_FIELDS = [
@@ -27,7 +28,8 @@ export const SIMPLIFIED_TASK_FIELDS = [
 ];
 
 /**
- * A task as people read it: the parent task's ID instead of the relation map, `scheduled` from
+ * A task as people read it: `due` as the instant with its offset (`2026-11-28T17:00:00+01:00`,
+ * the zone beside it in `timeZone`), the parent task's ID instead of the relation map, `scheduled` from
  * the service's derived fields, no `@type` and no service prefixes. Built field by field in
  * {@link SIMPLIFIED_TASK_FIELDS} order, leaving out fields without a value: Get Many shapes
  * every task of a list, so no intermediate objects per task.
@@ -38,7 +40,7 @@ export function simplifyTask(task: IDataObject): IDataObject {
 	const marker = typeof task.description === 'string' && task.description.includes('Synced from') ? readSyncMarker(task) : undefined;
 	for (const field of SIMPLIFIED_TASK_FIELDS) {
 		const value =
-			field === 'parentTaskId' ? parentOf(task) : field === 'scheduled' ? derivedScheduled(task) : field === 'syncSource' ? marker?.source : field === 'syncKey' ? marker?.key : task[field];
+			field === 'parentTaskId' ? parentOf(task) : field === 'scheduled' ? derivedScheduled(task) : field === 'due' ? withOffset(task.due, task.timeZone) : field === 'syncSource' ? marker?.source : field === 'syncKey' ? marker?.key : task[field];
 		if (value !== undefined) simplified[field] = value;
 	}
 	return simplified;

@@ -301,7 +301,7 @@ const SHARE = `Math.round(Math.min(100, Math.max(${MIN_BUDGET_SHARE}, $parameter
 
 /**
  * The triggers' hint, in one sentence: how often the trigger checks at most with its Budget Share
- * at each of the usual budgets (the editor cannot know the account's; the credential test shows it).
+ * at each of the usual budgets (the editor cannot know the account's, and n8n's editor shows no credential test's message).
  * One hint per set of spacings the shares give, each shown only when it applies (n8n evaluates
  * `displayCondition` in the editor), and one for a schedule slower than all of them.
  */
@@ -321,7 +321,7 @@ export function checkFrequencyHints(): NodeHint[] {
 	const hints = [...byShare.values()].map(({ spacings, shares }) => {
 		const [small, usual, large] = spacings.map((seconds) => spokenDuration(seconds * 1000));
 		return hint(
-			`Checks at most every ${small} on a ${USUAL_BUDGETS[0]}-point account, ${usual} on ${USUAL_BUDGETS[1]}, ${large} on ${USUAL_BUDGETS[2]} (per 15 min); the credential test shows your account's budget.`,
+			`Checks at most every ${small} on a ${USUAL_BUDGETS[0]}-point account, ${usual} on ${USUAL_BUDGETS[1]}, ${large} on ${USUAL_BUDGETS[2]} (per 15 min); it paces itself by the budget the service reports.`,
 			`={{ ${JSON.stringify(shares)}.includes(${SHARE}) && ${SCHEDULE_SECONDS} < ${spacings[0]} }}`,
 		);
 	});

@@ -273,3 +273,41 @@ export function utcIso(ms: number): string {
 export function zonedIso(ms: number, zone: string): string {
 	return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? '';
 }
+
+/** `+01:00`, `-05:30`: an offset in minutes as ISO 8601 writes it. */
+function isoOffset(minutes: number): string {
+	const sign = minutes < 0 ? '-' : '+';
+	const size = Math.abs(minutes);
+	return `${sign}${String(Math.floor(size / 60)).padStart(2, '0')}:${String(size % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A LocalDateTime of the service (`2026-11-28T09:00:00`) as the instant it names, with the offset
+ * of `zone` (`2026-11-28T09:00:00+01:00`), so that an expression or a spreadsheet cannot read it in
+ * another zone; no zone (a floating time) is read in UTC (`…Z`), as the service reads it. The one
+ * conversion every Simplified output uses. A value that is not a LocalDateTime is returned as it is.
+ * A time a daylight-saving gap skips is read as luxon reads it (moved forward by the gap), one in a
+ * repeated hour as its first pass, as the package reads event times everywhere else.
+ * Fast path as in {@link localEnd}: a zone with one offset over the days around the time needs no luxon.
+ */
+export function withOffset(local: unknown, zone: unknown): unknown {
+	if (typeof local !== 'string' || !LOCAL_DATE_TIME.test(local)) return local;
+	const zoneName = typeof zone === 'string' && zone ? zone : 'UTC';
+	if (zoneName === 'UTC' || zoneName === 'Etc/UTC') return `${local}Z`;
+	const wall = Date.parse(`${local}Z`);
+	if (Number.isFinite(wall) && Number(local.slice(8, 10)) === new Date(wall).getUTCDate()) {
+		const first = Math.floor((wall - MAX_OFFSET_MS) / DAY_MS);
+		const last = Math.floor((wall + MAX_OFFSET_MS) / DAY_MS);
+		const offset = offsetOfDay(zoneName, first);
+		let constant = !Number.isNaN(offset);
+		for (let day = first + 1; constant && day <= last; day++) constant = offsetOfDay(zoneName, day) === offset;
+		if (constant) return `${local}${isoOffset(offset)}`;
+	}
+	const read = DateTime.fromISO(local, { zone: zoneForMany(zoneName) });
+	return read.isValid ? (read.toISO({ suppressMilliseconds: true }) ?? local) : local;
+}
+
+/** The date of a LocalDateTime (`2026-11-28T00:00:00` → `2026-11-28`): how an all-day event's days are given. */
+export function dateOf(local: unknown): unknown {
+	return typeof local === 'string' && LOCAL_DATE_TIME.test(local) ? local.slice(0, 10) : local;
+}

@@ -139,7 +139,7 @@ export function toolExecutorTests({ sandbox: getSandbox, runWorkflow }) {
 		const [task] = answerOf(run, 'Create Task');
 		assert.deepEqual((({ title, due, timeZone, priority }) => ({ title, due, timeZone, priority }))(task), {
 			title: 'Tool executor task',
-			due: '2026-12-01T17:00:00',
+			due: '2026-12-01T17:00:00+01:00',
 			timeZone: 'Europe/Berlin',
 			priority: 3,
 		});
@@ -149,8 +149,8 @@ export function toolExecutorTests({ sandbox: getSandbox, runWorkflow }) {
 		const [event] = answerOf(run, 'Create Event');
 		assert.deepEqual((({ title, start, end, timeZone, calendarId, accountId }) => ({ title, start, end, timeZone, calendarId, accountId }))(event), {
 			title: 'Tool executor event',
-			start: '2026-12-04T09:00:00',
-			end: '2026-12-04T09:30:00',
+			start: '2026-12-04T09:00:00+01:00',
+			end: '2026-12-04T09:30:00+01:00',
 			timeZone: 'Europe/Berlin',
 			calendarId: 'cal-alice-a-primary',
 			accountId: 'acc-alice-a',
@@ -169,7 +169,7 @@ export function toolExecutorTests({ sandbox: getSandbox, runWorkflow }) {
 			assert.deepEqual(lists.at(-1), lists.at(-2), path);
 		}
 		const [updated] = answerOf(run, 'Update Event');
-		assert.deepEqual([updated.id, updated.title, updated.start, updated.end], [event.id, 'Tool executor event (renamed)', '2026-12-04T10:00:00', '2026-12-04T10:30:00']);
+		assert.deepEqual([updated.id, updated.title, updated.start, updated.end], [event.id, 'Tool executor event (renamed)', '2026-12-04T10:00:00+01:00', '2026-12-04T10:30:00+01:00']);
 		assert.deepEqual(answerOf(run, 'Answer Invitation'), [{ id: event.id, response: 'decline', success: true }]);
 
 		const stored = (await sandbox.api('GET', '/v3/events', { qs: { id: event.id } })).body.data.event;

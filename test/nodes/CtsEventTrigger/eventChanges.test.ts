@@ -221,7 +221,7 @@ describe('Fetch Test Event', () => {
 	it('returns a real event from the window', async () => {
 		await createEvent({ title: 'sample', start: '2026-12-05T09:00:00' });
 		const result = await trigger().poll('manual');
-		expect(result![0][0].json).toMatchObject({ title: 'sample', end: '2026-12-05T10:00:00' });
+		expect(result![0][0].json).toMatchObject({ title: 'sample', end: '2026-12-05T10:00:00Z' });
 	});
 
 	it('explains an empty window', async () => {
@@ -253,7 +253,7 @@ describe('recurring series edits', () => {
 		await advance(1);
 		const result = await poller.poll();
 		expect(fired(result)).toEqual(['updated:later', 'updated:later', 'updated:later']);
-		expect(result![0].map((item) => item.json.recurrenceId)).toEqual(occurrences.slice(2).map((event) => event.recurrenceId));
+		expect(result![0].map((item) => item.json.recurrenceId)).toEqual(occurrences.slice(2).map((event) => `${event.recurrenceId}Z`));
 		await advance(1);
 		expect(await poller.poll()).toBeNull();
 	});

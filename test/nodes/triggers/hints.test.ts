@@ -27,7 +27,7 @@ const everyMinute = { item: [{ mode: 'everyMinute' }] };
 const WINDOW_SECONDS = 900;
 const everyX = (value: number, unit: 'minutes' | 'hours') => ({ item: [{ mode: 'everyX', value, unit }] });
 
-const SENTENCE = /^Checks at most every ([\d.]+ (?:s|min|h)) on a 100-point account, ([\d.]+ (?:s|min|h)) on 300, ([\d.]+ (?:s|min|h)) on 500 \(per 15 min\); the credential test shows your account's budget\.$/;
+const SENTENCE = /^Checks at most every ([\d.]+ (?:s|min|h)) on a 100-point account, ([\d.]+ (?:s|min|h)) on 300, ([\d.]+ (?:s|min|h)) on 500 \(per 15 min\); it paces itself by the budget the service reports\.$/;
 const EVERY_POLL_TIME = /^Checks at every poll time of its schedule on accounts of 100, 300, 500 points per 15 min/;
 const seconds = (spoken: string) => Number.parseFloat(spoken) * (spoken.endsWith(' h') ? 3600 : spoken.endsWith(' min') ? 60 : 1);
 

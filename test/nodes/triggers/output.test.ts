@@ -83,7 +83,7 @@ describe('event trigger', () => {
 
 	it('Simplified by default: end next to start, allDay, no @type, triggerEvent kept', async () => {
 		const event = await deliveredWith({});
-		expect(event).toMatchObject({ title: 'review', start: '2026-12-02T09:00:00', end: '2026-12-02T10:00:00', allDay: false, triggerEvent: 'created' });
+		expect(event).toMatchObject({ title: 'review', start: '2026-12-02T09:00:00Z', end: '2026-12-02T10:00:00Z', allDay: false, triggerEvent: 'created' });
 		expect(event).not.toHaveProperty('@type');
 		expect(event).not.toHaveProperty('showWithoutTime');
 	});
@@ -96,6 +96,6 @@ describe('event trigger', () => {
 
 	it('Selected Fields: only those of the simplified event, and triggerEvent', async () => {
 		const event = await deliveredWith({ output: 'fields', outputFields: ['title', 'start'] });
-		expect(event).toEqual({ title: 'review', start: '2026-12-02T09:00:00', triggerEvent: 'created' });
+		expect(event).toEqual({ title: 'review', start: '2026-12-02T09:00:00Z', triggerEvent: 'created' });
 	});
 });

@@ -7,7 +7,7 @@
  */
 import { DateTime, Duration } from 'luxon';
 
-import { localEnd, localInterval } from '../../../nodes/shared/time/dates';
+import { dateOf, localEnd, localInterval, withOffset } from '../../../nodes/shared/time/dates';
 
 /** What luxon gives without any remembering: start and end as ISO strings with offset. */
 function plainLuxon(start: string, duration: string, zone: string) {
@@ -78,5 +78,28 @@ describe('localEnd and localInterval against luxon', () => {
 	])('localEnd gives what luxon gives for %s', (_case, start, duration, zone) => {
 		const expected = DateTime.fromISO(start, { zone: zone || 'UTC' }).plus(Duration.fromISO(duration));
 		expect(localEnd(start, duration, zone)).toBe(expected.isValid ? expected.toISO({ includeOffset: false })!.slice(0, 19) : undefined);
+	});
+});
+
+describe('withOffset (the dates of every Simplified output) against luxon', () => {
+	it.each([...cases, ['Europe/London', '2026-12-01'], ['UTC', '2026-03-28'], ['Etc/UTC', '2026-03-28']])('gives what luxon gives in %s around %s, every 15 minutes', (zone, day) => {
+		const first = DateTime.fromISO(`${day}T00:00:00`, { zone: 'UTC' });
+		for (let quarter = 0; quarter < 3 * 24 * 4; quarter++) {
+			const local = first.plus({ minutes: 15 * quarter }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
+			const expected = DateTime.fromISO(local, { zone }).toISO({ suppressMilliseconds: true })!;
+			expect(withOffset(local, zone)).toBe(zone === 'Etc/UTC' ? expected.replace(/\+00:00$/, 'Z') : expected);
+		}
+	});
+
+	it('reads a time without a zone in UTC, and leaves what is not a LocalDateTime as it is', () => {
+		expect(withOffset('2026-11-28T01:37:36', 'Europe/Berlin')).toBe('2026-11-28T01:37:36+01:00');
+		expect(withOffset('2026-07-01T09:00:00', 'America/New_York')).toBe('2026-07-01T09:00:00-04:00');
+		expect(withOffset('2026-11-28T01:37:36', null)).toBe('2026-11-28T01:37:36Z');
+		expect(withOffset('2026-11-28T01:37:36+01:00', 'Europe/Berlin')).toBe('2026-11-28T01:37:36+01:00');
+		expect(withOffset('2026-11-28', 'Europe/Berlin')).toBe('2026-11-28');
+		expect(withOffset(undefined, 'Europe/Berlin')).toBeUndefined();
+		expect(withOffset('2026-11-28T01:37:36', 'Not/AZone')).toBe('2026-11-28T01:37:36');
+		expect(dateOf('2026-11-28T00:00:00')).toBe('2026-11-28');
+		expect(dateOf(undefined)).toBeUndefined();
 	});
 });

@@ -13,9 +13,6 @@ export const MAX_AGENDA_DAYS = 31;
 
 const operationShown = { show: { apiVersion: ['v3'], resource: ['calendar'], operation: [GET_AGENDA] } };
 
-const AGENDA_COST_HINT =
-	'Costs 10 points for the calendar list (reused for a minute), 10 per account of the chosen calendars, and with tasks 10 per 100 open tasks.';
-
 /**
  * A field as it is in workflows and, for the node as an AI tool, with the model giving its value
  * (`toolValue`, a described `$fromAI` with an empty default): an agent asks for the agenda of a
@@ -30,7 +27,7 @@ function forWorkflowAndTool(field: INodeProperties, toolValue: string): INodePro
 }
 
 const fields: INodeProperties[] = [
-	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events the agenda shows, from any of the accounts. Leave empty for every calendar the user may read.', { hint: AGENDA_COST_HINT }),
+	readableCalendarsField('calendars', 'Calendar Names or IDs', 'Calendars whose events the agenda shows, from any of the accounts. Leave empty for every calendar the user may read.', { hint: 'Empty: all readable calendars.' }),
 	{
 		displayName: 'Period',
 		name: 'agendaPeriod',
@@ -99,7 +96,7 @@ const fields: INodeProperties[] = [
 		name: 'includeTasks',
 		type: 'boolean',
 		default: true,
-		description: 'Whether to show the open tasks due in the period and the tasks behind time blocks (reads the open tasks: 10 points per 100)',
+		description: 'Whether to show the open tasks due in the period and the tasks behind time blocks (reads the open tasks)',
 	},
 	...workingHoursFields({ agendaOutput: ['digest'] }),
 	optionsCollection([

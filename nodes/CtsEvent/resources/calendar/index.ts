@@ -23,7 +23,7 @@ export const calendarDescription: INodeProperties[] = [
 				value: FIND_FREE_TIME,
 				action: 'Find free time in calendars',
 				description:
-					'Free slots, busy blocks or whether a range is free, across the calendars of every account, within working hours (10 points for the calendar list, plus 10 per account per started 2 months of the range)',
+					'Free slots, busy blocks or whether a range is free, across the calendars of every account, within working hours',
 				routing: multiRequestRouting(findFreeTime),
 			},
 			{
@@ -31,7 +31,7 @@ export const calendarDescription: INodeProperties[] = [
 				value: GET_AGENDA,
 				action: 'Get the agenda of a day',
 				description:
-					'The events of a day or range across calendars, with the open tasks due and the time blocks of tasks, in time order or as one digest ready to send (10 points for the calendar list, 10 per account, and with tasks 10 per 100 open tasks)',
+					'The events of a day or range across calendars, with the open tasks due and the time blocks of tasks, in time order or as one digest ready to send',
 				routing: multiRequestRouting(getAgenda),
 			},
 			{
@@ -39,7 +39,7 @@ export const calendarDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many calendars',
 				description:
-					"List the calendars of every connected account: the user's name for each, its account, whether events can be written to it and whether its account is connected (10 points, plus 10 for the accounts list at most once a minute for the simplified output)",
+					"List the calendars of every connected account: the user's name for each, its account, whether events can be written to it and whether its account is connected",
 				routing: calendarGetAllRouting,
 			},
 		],

@@ -265,7 +265,7 @@ async function outputFor(first: OperationItem, itemIndex: number, entry: Planned
 	const { task, plan, placement } = entry;
 	const { zone } = settings;
 	const notices = [...(isFirstOutput ? calendars.notices : []), ...entry.extraBlocks.map((event) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
-	const about: IDataObject = { taskId: plan.id, title: task.title, priority: task.priority ?? 0, due: task.due ?? null, timeZone: zone };
+	const about: IDataObject = { taskId: plan.id, title: task.title, priority: task.priority ?? 0, due: plan.due === undefined ? null : zonedIso(plan.due, zone), timeZone: zone };
 	const done = (fields: IDataObject) => ({ ...about, ...fields, preview: settings.preview, ...(notices.length > 0 ? { notices } : {}) });
 	if (placement.kind === 'none') {
 		if (entry.block && plan.current) notices.push(`Its block (event ${String(entry.block.id)}, ${local(plan.current.start, zone)}) is no longer free and was left as it is`);

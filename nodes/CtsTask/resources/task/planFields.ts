@@ -28,7 +28,7 @@ const fields: INodeProperties[] = [
 		],
 		default: 'input',
 		description:
-			'Which tasks to plan. A run reads once for all input items: the tasks (1 point each for fewer than 10 IDs, else 10 per 100 open tasks), the calendar list (10, reused for a minute) and 10 per account of the checked calendars for every started 2 months; then 1 point per block created or moved (none in Preview, none for a block that stays).',
+			'Which tasks to plan. A run reads the tasks and the calendars once for all input items, then writes one event per block created or moved (none in Preview). What it costs: <a href="https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries">the point budget</a>.',
 	},
 	{
 		displayName: 'Task IDs',

@@ -4,6 +4,8 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { resolveCalendar } from '../../../shared/calendar/calendarTarget';
 import { MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { calendarName, isWritable, listCalendars, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { simplifyEvent } from '../../../shared/output/simplifyEvent';
+import { simplifyTask } from '../../../shared/output/simplifyTask';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, utcIso } from '../../../shared/time/dates';
 import { invalidField, quoted } from '../../../shared/transport/errors';
 import { locatorValue, toStringList } from '../../../shared/fields/fields';
@@ -151,7 +153,13 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 	const busy = mergeBusy(busyEvents(events.filter((event) => !blockIds.has(String(event.id))), { zone: query.zone, ignoreAllDay: query.ignoreAllDay }));
 	const rules = { zone: query.zone, workingHours: query.workingHours, minimumMs: lengthMs };
 	const notices = [...skipped, ...blocks.slice(1).map(({ event }) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
-	const output = (action: string, event: IDataObject) => ({ action, event, task, ...(notices.length > 0 ? { notices } : {}) });
+	// The block and the task as their Simplified outputs give them (dates with their offsets).
+	const output = (action: string, event: IDataObject, previousStart?: string) => ({
+		action,
+		event: { ...simplifyEvent(event), ...(previousStart ? { previousStart } : {}) },
+		task: simplifyTask(task),
+		...(notices.length > 0 ? { notices } : {}),
+	});
 
 	const current = blocks[0];
 	if (current?.interval) {
@@ -171,7 +179,7 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 	const timing = { accountId: target.accountId, calendarId: target.id, ...blockTiming({ start: slot.start, end: slot.start + lengthMs }, query.zone) };
 	if (current) {
 		const moved = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: current.event.id, ...timing } }, itemIndex);
-		return [output('moved', { ...moved, previousStart: utcIso(current.interval?.start ?? 0) })];
+		return [output('moved', moved, utcIso(current.interval?.start ?? 0))];
 	}
 	const description = `Time blocked for the task ${String(task.title)}.\n\n${blockMarker(query.taskId)}`;
 	const created = await ctsRequest.call(

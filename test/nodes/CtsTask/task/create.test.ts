@@ -83,7 +83,7 @@ describe('Create', () => {
 			relatedTo: { [parentId]: { '@type': 'Relation', relation: { parent: true } } },
 			tags: ['tag-a', 'tag-b'],
 		});
-		expect(items[0].json).toMatchObject({ due: '2026-12-01T11:00:00', timeZone: 'America/New_York', priority: 1 });
+		expect(items[0].json).toMatchObject({ due: '2026-12-01T11:00:00-05:00', timeZone: 'America/New_York', priority: 1 });
 	});
 
 	it.each([
@@ -151,7 +151,7 @@ describe('Create', () => {
 		expect(error).toBeUndefined();
 		const [create] = await apiCalls();
 		expect(create.body).toMatchObject({ due: '2026-03-29T03:30:00', timeZone: 'Europe/Berlin' });
-		expect(items[0].json).toMatchObject({ due: '2026-03-29T03:30:00' });
+		expect(items[0].json).toMatchObject({ due: '2026-03-29T03:30:00+02:00' });
 		expect(items[0].json.notices).toEqual([
 			'Due: 2026-03-29 02:30:00 does not exist in Europe/Berlin (the clocks skip that hour for daylight saving time), so it was taken as 2026-03-29 03:30:00',
 		]);

@@ -73,7 +73,7 @@ describe('Plan Tasks', () => {
 		expect(json(items)[2]).toMatchObject({
 			taskId: first,
 			priority: 1,
-			due: '2026-12-05T17:00:00',
+			due: '2026-12-05T17:00:00+01:00',
 			durationMinutes: 30,
 			timeZone: 'Europe/Berlin',
 			calendarId: 'cal-alice-a-primary',

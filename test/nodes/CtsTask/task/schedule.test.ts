@@ -55,7 +55,7 @@ describe('Schedule in Calendar', () => {
 		expect(items).toHaveLength(1);
 		const { action, event, task: output } = items[0].json as Record<string, any>;
 		expect(action).toBe('created');
-		expect(event).toMatchObject({ title: 'Write report', start: '2026-12-01T10:30:00', duration: 'PT1H30M', timeZone: 'Europe/Berlin', calendarId: 'cal-alice-a-primary' });
+		expect(event).toMatchObject({ title: 'Write report', start: '2026-12-01T10:30:00+01:00', duration: 'PT1H30M', timeZone: 'Europe/Berlin', calendarId: 'cal-alice-a-primary' });
 		expect(event.description).toBe(`Time blocked for the task Write report.\n\nTask ID: ${id}`);
 		expect(output).toMatchObject({ id, title: 'Write report' });
 		const requests = await sandbox.requests();
@@ -74,12 +74,12 @@ describe('Schedule in Calendar', () => {
 		const block = (first.items[0].json as Record<string, any>).event;
 		await sandbox.clearRequests();
 		const again = await schedule(id);
-		expect(again.items[0].json).toMatchObject({ action: 'kept', event: { id: block.id, start: '2026-12-01T09:00:00' } });
+		expect(again.items[0].json).toMatchObject({ action: 'kept', event: { id: block.id, start: '2026-12-01T09:00:00+01:00' } });
 		expect((await sandbox.requests()).filter((request) => request.method === 'POST')).toEqual([]);
 		await sandbox.createEvent(timedEvent({ title: 'Urgent', start: '2026-12-01T10:00:00', duration: 'PT15M' }));
 		const moved = await schedule(id);
 		expect(moved.error).toBeUndefined();
-		expect(moved.items[0].json).toMatchObject({ action: 'moved', event: { id: block.id, start: '2026-12-01T10:15:00', duration: 'PT1H30M', previousStart: '2026-12-01T08:00:00Z' }, task: { id } });
+		expect(moved.items[0].json).toMatchObject({ action: 'moved', event: { id: block.id, start: '2026-12-01T10:15:00+01:00', duration: 'PT1H30M', previousStart: '2026-12-01T08:00:00Z' }, task: { id } });
 		expect((await blocksIn()).map((event) => event.start)).toEqual(['2026-12-01T10:15:00']);
 	});
 
@@ -94,7 +94,7 @@ describe('Schedule in Calendar', () => {
 		expect(again.items[0].json).toMatchObject({ action: 'kept', event: { id: block.id } });
 		// Another task's ID on the line is not this task's block; marked free, the block does not make time busy.
 		const other = await task({ title: 'Other' });
-		expect((await schedule(other)).items[0].json).toMatchObject({ action: 'created', event: { title: 'Other', start: '2026-12-01T09:00:00' } });
+		expect((await schedule(other)).items[0].json).toMatchObject({ action: 'created', event: { title: 'Other', start: '2026-12-01T09:00:00+01:00' } });
 		expect(await blocksIn()).toHaveLength(2);
 	});
 
@@ -102,9 +102,9 @@ describe('Schedule in Calendar', () => {
 		const id = await task();
 		await schedule(id);
 		const longer = await schedule(id, { lengthFrom: 'minutes', lengthMinutes: 120 });
-		expect(longer.items[0].json).toMatchObject({ action: 'moved', event: { start: '2026-12-01T09:00:00', duration: 'PT2H' } });
+		expect(longer.items[0].json).toMatchObject({ action: 'moved', event: { start: '2026-12-01T09:00:00+01:00', duration: 'PT2H' } });
 		const later = await schedule(id, { lengthFrom: 'minutes', lengthMinutes: 120, workFrom: '13:00' });
-		expect(later.items[0].json).toMatchObject({ action: 'moved', event: { start: '2026-12-01T13:00:00' } });
+		expect(later.items[0].json).toMatchObject({ action: 'moved', event: { start: '2026-12-01T13:00:00+01:00' } });
 		expect(await blocksIn()).toHaveLength(1);
 	});
 
@@ -112,17 +112,17 @@ describe('Schedule in Calendar', () => {
 		const id = await task({ due: '2026-12-01T12:00:00' });
 		await sandbox.createEvent(timedEvent({ title: 'Early', start: '2026-12-01T07:00:00', duration: 'PT2H10M' }));
 		const rounded = await schedule(id, { workingHours: 'any', notBefore: '2026-12-01T06:00:00' });
-		expect(rounded.items[0].json).toMatchObject({ event: { start: '2026-12-01T09:15:00' } });
+		expect(rounded.items[0].json).toMatchObject({ event: { start: '2026-12-01T09:15:00+01:00' } });
 		const noRoom = await schedule(id, { notBefore: '2026-12-01T11:00:00' });
 		expect(noRoom.error?.message).toBe('No free slot of 90 minutes between 2026-12-01 11:00 and 2026-12-01 12:00 (Europe/Berlin) within the working hours 09:00–17:00');
 		expect(noRoom.error?.description).toContain('The block the task has is no longer free and was left as it is.');
 		const other = await task({ title: 'Plan', due: undefined });
 		const far = await schedule(other, { notBefore: '2026-12-05T00:00:00', options: { slotStep: 60 } });
 		// Saturday and Sunday are not working days.
-		expect(far.items[0].json).toMatchObject({ event: { title: 'Plan', start: '2026-12-07T09:00:00' } });
+		expect(far.items[0].json).toMatchObject({ event: { title: 'Plan', start: '2026-12-07T09:00:00+01:00' } });
 		// The first task's block (09:15–10:45) is busy time for the next one.
 		const given = await schedule(await task({ title: 'Given' }), { notAfter: '2026-12-01T11:30:00', lengthFrom: 'minutes', lengthMinutes: 45 });
-		expect(given.items[0].json).toMatchObject({ event: { title: 'Given', start: '2026-12-01T10:45:00', duration: 'PT45M' } });
+		expect(given.items[0].json).toMatchObject({ event: { title: 'Given', start: '2026-12-01T10:45:00+01:00', duration: 'PT45M' } });
 	});
 
 	it('fails naming the field: a task without estimated duration, an unknown or completed task, a bad zone, an end before the start', async () => {

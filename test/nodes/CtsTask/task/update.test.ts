@@ -23,7 +23,7 @@ describe('Update', () => {
 			updateFields: { title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' },
 		});
 		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin', success: true });
+		expect(items[0].json).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00+01:00', timeZone: 'Europe/Berlin', success: true });
 		const [update] = await apiCalls();
 		expect(await apiCalls()).toHaveLength(1);
 		expect(update.body).toEqual({ id, title: 'New', progress: 'in-process', due: '2026-12-24T18:00:00', timeZone: 'Europe/Berlin' });
