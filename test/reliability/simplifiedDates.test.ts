@@ -74,6 +74,9 @@ it('every Simplified output of every operation and trigger gives its date-times 
 	await run('Task Schedule in Calendar', 'ctsTask', task({ operation: 'schedule', taskId: { mode: 'id', value: taskId }, ...busy }));
 	const other = await sandbox.createTask({ title: 'to plan', estimatedDuration: 'PT1H', ...due });
 	await run('Task Plan Tasks', 'ctsTask', task({ operation: 'plan', ...busy }), [{ id: other }]);
+	const synced = { source: 'dates', sourceKey: '={{ $json.key }}', title: '={{ $json.key }}', syncFields: { due: '={{ $json.due }}', timeZone: 'Europe/Berlin' } };
+	await run('Task Sync Tasks', 'ctsTask', task({ operation: 'sync', ...synced }), [{ key: 'a', due: '2026-12-01T17:00:00' }]);
+	await run('Task Create or Update', 'ctsTask', task({ operation: 'upsert', ...synced }), [{ key: 'a', due: '2026-12-02T17:00:00' }]);
 
 	const event = (parameters: IDataObject) => ({ resource: 'event', ...parameters });
 	const created = await run('Event Create', 'ctsEvent', event({ operation: 'create', ...target, title: 'created', start: '2026-12-03T09:00:00', end: '2026-12-03T10:00:00', timeZone: 'Europe/Berlin' }));

@@ -5,7 +5,7 @@ import { toStringList } from '../../shared/fields/fields';
 import { listTags } from '../../shared/tasks/tagLists';
 import { listTaskPage, walkTasks } from '../../shared/tasks/taskPaging';
 import { describedWithMarker, isOpenTask, readSyncMarker, stateFingerprint, taskState, type SyncMarker, type TaskState } from '../../shared/tasks/syncMarker';
-import { isIanaZone, isIsoDuration, notIanaZoneProblem, parseDateInput, toLocalDateTime, DATE_TIME_HINT } from '../../shared/time/dates';
+import { isIanaZone, isIsoDuration, notIanaZoneProblem, parseDateInput, toLocalDateTime, withOffset, DATE_TIME_HINT } from '../../shared/time/dates';
 import { invalidField, quoted } from '../../shared/transport/errors';
 import type { OperationItem } from '../../shared/transport/itemOperation';
 import type { ServiceContext } from '../../shared/transport/credentialUser';
@@ -210,10 +210,12 @@ function wantedState(current: TaskState, wanted: Wanted, knowledge: SyncKnowledg
 	return { state, newTags };
 }
 
+/** The fields that differ, as the output gives them: a due date with the offset of its zone. */
 function changesBetween(current: TaskState, state: TaskState): Decision['changes'] {
 	const changes: Decision['changes'] = {};
 	for (const field of Object.keys(FIELD_LABELS) as MappedField[]) {
-		if (JSON.stringify(current[field]) !== JSON.stringify(state[field])) changes[field] = { from: current[field], to: state[field] };
+		if (JSON.stringify(current[field]) === JSON.stringify(state[field])) continue;
+		changes[field] = field === 'due' ? { from: withOffset(current.due, current.timeZone), to: withOffset(state.due, state.timeZone) } : { from: current[field], to: state[field] };
 	}
 	return changes;
 }
@@ -236,10 +238,10 @@ function decideForTask(wanted: Wanted, task: IDataObject, knowledge: SyncKnowled
 	const editedInService = marker === undefined || marker.taskFingerprint !== stateFingerprint(current);
 	const sourceChanged = marker === undefined || marker.sourceFingerprint !== wanted.sourceFingerprint;
 	if (Object.keys(changes).length === 0) {
-		if (!editedInService && !sourceChanged) return { ...base, action: 'unchanged', changes, newTags: [], remember: wanted.sourceFingerprint };
-		// Both sides agree, but not as the key line recorded them (the item took over an edit made in
-		// the app, or a field was newly mapped): the line is brought up to date, so that a later change
-		// on either side is told apart, and a reverted item is not taken for an unchanged one.
+		if (!sourceChanged) return { ...base, action: 'unchanged', changes, newTags: [], remember: wanted.sourceFingerprint };
+		// Both sides agree, but the item is not as the key line recorded it (it took over an edit made
+		// in the app, or a field was newly mapped): the line is brought up to date, so that the item
+		// changed back later is not taken for an unchanged one.
 		const reason = 'Already as the item says: only its key line is brought up to date';
 		return { ...base, action: 'update', changes, after: state, newTags: [], remember: wanted.sourceFingerprint, reason };
 	}
