@@ -85,7 +85,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 	const router = new Router([...defaultRoutes, ...(options.routes ?? [])]);
 
-	const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+	// Idle connections are kept longer than clients keep them (Node's fetch: about 4 s), so a client
+	// never sends on a connection the server is closing at that moment (a reset, not an answer).
+	const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
 		handle(state, router, req, res).catch((error: unknown) => {
 			// handle() answers every error itself; this is the last guard against a crash.
 			console.error('sandbox: unhandled failure', error);
