@@ -1,4 +1,4 @@
-import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecutePaginationFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ServiceContext } from './credentialUser';
 import { errorItem, toNodeError, withoutErrorCode } from './errors';
@@ -52,4 +52,43 @@ export function multiRequestRouting(operation: ItemOperation): NonNullable<INode
 			},
 		},
 	};
+}
+
+/** The outcome of a batch operation for one input item: its output objects, or its error. */
+export interface BatchItemResult {
+	itemIndex: number;
+	output: IDataObject[];
+	error?: Error;
+}
+
+/**
+ * Runs an operation that takes all input items at once (Plan Tasks, Sync Tasks: RoutingNode would
+ * run each item alone), as the node's custom operation: each output item paired with its input
+ * item. `batch` throws a problem of the whole run and returns each item's own; with
+ * `stopAtItemErrors` (no Continue On Fail) it throws an item's problem too. Under Continue On Fail
+ * a failed item is one error item, and a problem of the whole run makes every item one.
+ */
+export async function runBatch(
+	context: IExecuteFunctions,
+	batch: (items: OperationItem[], stopAtItemErrors: boolean) => Promise<BatchItemResult[]>,
+): Promise<INodeExecutionData[][]> {
+	const items: OperationItem[] = context.getInputData().map((_item, itemIndex) => {
+		const parameter: ParameterReader = (name, fallback) => context.getNodeParameter(name, itemIndex, fallback);
+		return { context, itemIndex, parameter };
+	});
+	const keepGoing = context.continueOnFail();
+	const failed = (error: unknown, itemIndex: number) => {
+		const nodeError = toNodeError(context.getNode(), error, itemIndex);
+		if (keepGoing) return errorItem(nodeError, itemIndex);
+		throw withoutErrorCode(context.getNode(), nodeError, itemIndex);
+	};
+	let results: BatchItemResult[];
+	try {
+		results = await batch(items, !keepGoing);
+	} catch (error) {
+		const itemIndex = (error as { context?: IDataObject }).context?.itemIndex;
+		if (!keepGoing) return [[failed(error, typeof itemIndex === 'number' ? itemIndex : 0)]];
+		return [items.map(({ itemIndex }) => failed(error, itemIndex))];
+	}
+	return [results.flatMap(({ itemIndex, output, error }) => (error ? [failed(error, itemIndex)] : output.map((json) => ({ json, pairedItem: { item: itemIndex } }))))];
 }

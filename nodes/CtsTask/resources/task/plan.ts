@@ -4,11 +4,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { calendarName, type CalendarInfo } from '../../../shared/calendar/calendarLists';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, zonedIso } from '../../../shared/time/dates';
-import { errorItem, invalidField, quoted, toNodeError, withoutErrorCode } from '../../../shared/transport/errors';
+import { invalidField, quoted, toNodeError } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
 import { busyEvents, eventInterval, notBusyReason, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
-import type { OperationItem } from '../../../shared/transport/itemOperation';
-import type { ParameterReader } from '../../../shared/output/outputShape';
+import { runBatch, type BatchItemResult, type OperationItem } from '../../../shared/transport/itemOperation';
 import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
 import { ctsRequest } from '../../../shared/transport/transport';
 import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
@@ -53,11 +52,7 @@ interface Request {
 }
 
 /** The outcome for one input item: its output objects, or its error. */
-interface ItemResult {
-	itemIndex: number;
-	output: IDataObject[];
-	error?: Error;
-}
+type ItemResult = BatchItemResult;
 
 const local = (instant: DateTime | number, zone: string) => (typeof instant === 'number' ? DateTime.fromMillis(instant, { zone }) : instant.setZone(zone)).toFormat('yyyy-MM-dd HH:mm');
 
@@ -356,27 +351,8 @@ export async function planOneItem(item: OperationItem): Promise<IDataObject[]> {
 
 /**
  * Plan Tasks in a workflow: all input items in one plan, each output item paired with the input
- * item that named its task. Under Continue On Fail an item that fails is one error item; a
- * problem of the whole plan makes every item an error item.
+ * item that named its task (see {@link runBatch}).
  */
 export async function planTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items: OperationItem[] = this.getInputData().map((_item, itemIndex) => {
-		const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, itemIndex, fallback);
-		return { context: this, itemIndex, parameter };
-	});
-	const keepGoing = this.continueOnFail();
-	const failed = (error: unknown, itemIndex: number) => {
-		const nodeError = toNodeError(this.getNode(), error, itemIndex);
-		if (keepGoing) return errorItem(nodeError, itemIndex);
-		throw withoutErrorCode(this.getNode(), nodeError, itemIndex);
-	};
-	let results: ItemResult[];
-	try {
-		results = await planBatch(items, !keepGoing);
-	} catch (error) {
-		const itemIndex = (error as { context?: IDataObject }).context?.itemIndex;
-		if (!keepGoing) return [[failed(error, typeof itemIndex === 'number' ? itemIndex : 0)]];
-		return [items.map(({ itemIndex }) => failed(error, itemIndex))];
-	}
-	return [results.flatMap(({ itemIndex, output, error }) => (error ? [failed(error, itemIndex)] : output.map((json) => ({ json, pairedItem: { item: itemIndex } }))))];
+	return await runBatch(this, planBatch);
 }

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { errorItem, toNodeError, withoutErrorCode } from '../../../shared/transport/errors';
-import type { OperationItem } from '../../../shared/transport/itemOperation';
-import type { ParameterReader } from '../../../shared/output/outputShape';
+import { toNodeError } from '../../../shared/transport/errors';
+import { runBatch, type BatchItemResult, type OperationItem } from '../../../shared/transport/itemOperation';
 import { readSyncMarker } from '../../../shared/tasks/syncMarker';
 import {
 	carryOut,
@@ -32,10 +31,7 @@ import {
 
 type MissingMode = 'keep' | 'complete' | 'delete';
 
-interface ItemResult {
-	itemIndex: number;
-	output: IDataObject[];
-	error?: Error;
+interface ItemResult extends BatchItemResult {
 	/** A task no longer in the input (paired with the first item). */
 	missing?: boolean;
 }
@@ -131,27 +127,9 @@ export async function syncOneItem(item: OperationItem): Promise<IDataObject[]> {
 
 /**
  * Sync Tasks in a workflow: all input items at once, each output item paired with its input item
- * (a task no longer in the input with the first). Under Continue On Fail an item that fails is one
- * error item; a problem of the whole run makes every item an error item.
+ * (a task no longer in the input with the first; see {@link runBatch}).
  */
 export async function syncTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items: OperationItem[] = this.getInputData().map((_item, itemIndex) => {
-		const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, itemIndex, fallback);
-		return { context: this, itemIndex, parameter };
-	});
-	const keepGoing = this.continueOnFail();
-	const failed = (error: unknown, itemIndex: number) => {
-		const nodeError = toNodeError(this.getNode(), error, itemIndex);
-		if (keepGoing) return errorItem(nodeError, itemIndex);
-		throw withoutErrorCode(this.getNode(), nodeError, itemIndex);
-	};
-	let results: ItemResult[];
-	try {
-		results = await syncBatch(items, !keepGoing, this.getNodeParameter('missingTasks', 0, 'keep') as MissingMode);
-	} catch (error) {
-		const itemIndex = (error as { context?: IDataObject }).context?.itemIndex;
-		if (!keepGoing) return [[failed(error, typeof itemIndex === 'number' ? itemIndex : 0)]];
-		return [items.map(({ itemIndex }) => failed(error, itemIndex))];
-	}
-	return [results.flatMap(({ itemIndex, output, error }) => (error ? [failed(error, itemIndex)] : output.map((json) => ({ json, pairedItem: { item: itemIndex } }))))];
+	const mode = this.getNodeParameter('missingTasks', 0, 'keep') as MissingMode;
+	return await runBatch(this, async (items, stopAtItemErrors) => await syncBatch(items, stopAtItemErrors, mode));
 }
