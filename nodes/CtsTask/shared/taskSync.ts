@@ -400,5 +400,6 @@ export function taskAfter(decision: Decision, source: string, taskId: string): I
 	const { after } = decision;
 	if (!after || after.done || after.deleted) return undefined;
 	const marker: SyncMarker = { source, key: decision.key, sourceFingerprint: decision.sourceFingerprint, taskFingerprint: stateFingerprint(after) };
-	return { id: taskId, ...after, description: describedWithMarker(after.description, marker), progress: 'needs-action', done: undefined, deleted: undefined };
+	const { title, due, timeZone, priority, estimatedDuration, tags, taskListId } = after;
+	return { id: taskId, title, description: describedWithMarker(after.description, marker), due, timeZone, priority, estimatedDuration, tags, taskListId, progress: 'needs-action' };
 }
