@@ -106,7 +106,7 @@ interface ExampleWorkflow {
 const EXAMPLES = JSON.parse(
 	execFileSync(
 		process.execPath,
-		['--input-type=module', '-e', "import { exampleWorkflows } from './scripts/examples.mjs'; const c = { id: '1', name: 'c', type: 'ctsApi' }; process.stdout.write(JSON.stringify(exampleWorkflows('p', { api: c, sync: c })));"],
+		['--input-type=module', '-e', "import { exampleWorkflows } from './scripts/examples.mjs'; const c = { id: '1', name: 'c', type: 'ctsApi' }; process.stdout.write(JSON.stringify(exampleWorkflows('p', { api: c, sync: c }, { tasksCsv: '/tmp/tasks.csv', tasksTable: { id: 't', name: 't' } })));"],
 		{ cwd: ROOT, encoding: 'utf8' },
 	),
 ) as ExampleWorkflow[];
