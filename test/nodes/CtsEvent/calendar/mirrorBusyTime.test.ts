@@ -187,6 +187,39 @@ describe('Mirror Busy Time: copies', () => {
 	});
 });
 
+describe('Mirror Busy Time: what it reads', () => {
+	const EXPIRED = { accountId: 'acc-alice-expired', calendarId: 'cal-alice-expired' };
+
+	it('reads the sources and the target with one list per account and started 2 months; an unreadable source fails, or is skipped with its copies left alone', async () => {
+		await create({ title: 'In A', start: '2026-12-01T09:00:00' });
+		await create({ title: 'In Team', start: '2027-01-20T09:00:00' }, TEAM);
+		const orphanOfSkipped = await create({ title: 'Busy', description: 'Busy copy of: acc-alice-expired | cal-alice-expired | ev-9 | 0123456789abcdef', start: '2026-12-02T09:00:00' }, B);
+		const range = { start: '2026-11-30T00:00:00', end: '2027-02-15T00:00:00' };
+		await sandbox.clearRequests();
+		const { items, error } = await run({ sourceCalendars: [ref(A), ref(TEAM)], ...range });
+		expect(error).toBeUndefined();
+		expect(items.map(({ json }) => [json.action, json.sourceCalendarName])).toEqual([
+			['created', 'Personal'],
+			['created', 'Team Platform'],
+		]);
+		const lists = (await sandbox.requests()).filter((request) => request.path === '/v3/events/list');
+		expect(lists.map((request) => `${String(request.query.accountId)} ${String(request.query.calendarIds)}`)).toEqual([
+			'acc-alice-a cal-alice-a-primary,cal-alice-a-team',
+			'acc-alice-a cal-alice-a-primary,cal-alice-a-team',
+			'acc-alice-b cal-alice-b-primary',
+			'acc-alice-b cal-alice-b-primary',
+		]);
+
+		const failed = await run({ sourceCalendars: [ref(A), ref(EXPIRED)], ...range });
+		expect(failed.error?.message).toMatch(/Source Calendars: cannot read "Side Project"/);
+		const skipped = await run({ sourceCalendars: [ref(A), ref(EXPIRED)], ...range, options: { unreadableCalendars: 'skip' } });
+		expect(skipped.error).toBeUndefined();
+		expect(skipped.items[0].json.notices).toEqual([expect.stringContaining('Skipped "Side Project"')]);
+		expect(skipped.items.map(({ json }) => json.action)).toEqual(['unchanged']);
+		expect((await list(B)).find((event) => event.id === orphanOfSkipped.id)).toBeDefined();
+	});
+});
+
 describe('Mirror Busy Time: all-day events, series, daylight saving', () => {
 	it('copies an all-day event as all-day on the same dates, or leaves all-day events out (removing their copies) when asked', async () => {
 		await create({ title: 'Holiday', start: '2026-12-02T00:00:00', duration: 'P2D', timeZone: null, showWithoutTime: true });
