@@ -313,6 +313,19 @@ describe('Mirror Busy Time: two calendars mirrored into each other, Preview, err
 		expect(await writes()).toEqual([]);
 	});
 
+	it('as a published workflow runs it: three runs, writes on the first only', async () => {
+		await create({ title: 'One', start: '2026-12-01T09:00:00' });
+		await create({ title: 'Two', start: '2026-12-02T09:00:00', duration: 'PT2H' });
+		const written: string[][] = [];
+		for (let round = 0; round < 3; round++) {
+			await sandbox.clearRequests();
+			const { error } = await run({}, { mode: 'trigger' });
+			expect(error).toBeUndefined();
+			written.push(await writes());
+		}
+		expect(written).toEqual([['/v3/events/create', '/v3/events/create'], [], []]);
+	});
+
 	it('writes nothing in Preview and says what it would do, in the present tense', async () => {
 		await create({ title: 'One', start: '2026-12-01T09:00:00' });
 		await sandbox.clearRequests();
