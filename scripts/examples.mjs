@@ -1,7 +1,8 @@
 /**
  * Example workflows that `npm start` puts into n8n: a task round trip, an event round trip
  * with a recurring series (v3), RSVP (v1), the task trigger, completed tasks, an MCP server offering the
- * nodes as tools to AI agents, a morning briefing, and tasks kept in step with a CSV file and, both
+ * nodes as tools to AI agents, a morning briefing, busy time mirrored between a work and a personal
+ * calendar, and tasks kept in step with a CSV file and, both
  * ways, with an n8n data table. They use the credentials named here; node types are given by prefix
  * (the package name: npm start installs the project as a community package).
  */
@@ -276,6 +277,7 @@ export function exampleWorkflows(prefix, credentials, syncSetup) {
 			active: false,
 		},
 		morningBriefingWorkflow(prefix, credentials),
+		mirrorBusyTimeWorkflow(prefix, credentials),
 		csvSyncWorkflow(prefix, credentials, syncSetup.tasksCsv),
 		tableSyncWorkflow(prefix, credentials, syncSetup.tasksTable),
 	];
@@ -284,6 +286,43 @@ export function exampleWorkflows(prefix, credentials, syncSetup) {
 const node = (name, type, typeVersion, position, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion, position, parameters, ...extra });
 const apiCredential = (credentials) => ({ credentials: { ctsApi: { id: credentials.api.id, name: credentials.api.name } } });
 const link = (...names) => Object.fromEntries(names.slice(0, -1).map((name, index) => [name, { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] }]));
+
+export const MIRROR_EXAMPLE = 'CTS example: mirror busy time between work and personal calendars';
+
+/**
+ * Every 15 minutes the work calendar's busy events are copied into the personal calendar as
+ * "Busy" blocks and the other way round; copies are never copied back.
+ */
+function mirrorBusyTimeWorkflow(prefix, credentials) {
+	// The sandbox's calendars as picked from the lists: with the real service, pick yours.
+	const work = { value: 'acc-alice-b/cal-alice-b-primary', name: 'Calendar (alice@sandbox.example, Provider B)' };
+	const personal = { value: 'acc-alice-a/cal-alice-a-primary', name: 'Personal (alice@sandbox.example, Provider A)' };
+	const mirror = (source, target) => ({
+		resource: 'calendar',
+		operation: 'mirrorBusyTime',
+		sourceCalendars: [source.value],
+		calendarId: { __rl: true, mode: 'list', value: target.value, cachedResultName: target.name },
+		copyTitle: 'fixed',
+		title: 'Busy',
+		options: {},
+	});
+	return {
+		name: MIRROR_EXAMPLE,
+		nodes: [
+			node('Every 15 Minutes', 'n8n-nodes-base.scheduleTrigger', 1.2, [0, 300], { rule: { interval: [{ field: 'minutes', minutesInterval: 15 }] } }),
+			node('Work → Personal', `${prefix}.ctsEvent`, 1, [240, 300], mirror(work, personal), apiCredential(credentials)),
+			node('Personal → Work', `${prefix}.ctsEvent`, 1, [480, 300], mirror(personal, work), apiCredential(credentials)),
+			note(
+				"## Keep work and personal calendars from double-booking\nOnce **Published**, every 15 minutes: **Work → Personal** copies each busy event of today and the next 14 days into the personal calendar as a `Busy` block without its details, and **Personal → Work** does the other way. Nothing changed: nothing is written. A moved event moves its copy; a cancelled, declined or deleted one removes it. Copies are never copied back. What a run costs: [the point budget](https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries).\n\nPick your calendars in both nodes; turn on **Preview** to see the plan without writing.",
+				[-40, -40],
+				[620, 300],
+			),
+		],
+		connections: link('Every 15 Minutes', 'Work → Personal', 'Personal → Work'),
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
 
 /** A CSV file of tasks → Extract From File → Sync Tasks: run it again after editing the file, and only what changed is written. */
 function csvSyncWorkflow(prefix, credentials, tasksCsv) {

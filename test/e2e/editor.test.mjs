@@ -550,7 +550,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		const examples = exampleWorkflows(PACKAGE_NAME, credentials, syncSetup).filter(
 			(workflow) => !workflow.nodes.some((node) => /mcpTrigger/i.test(node.type)) && !Object.values(SYNC_EXAMPLES).includes(workflow.name),
 		);
-		assert.equal(examples.length, 6);
+		assert.equal(examples.length, 7);
 		const tab = await page.context().newPage();
 		const ids = new Map();
 		// Twice, as a newcomer tries them: a run from the editor never waits long for the budget (it would

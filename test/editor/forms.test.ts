@@ -36,9 +36,9 @@ describe('one Options collection per operation, with Maximum Wait in it', () => 
 
 	it('every action node lists its operations (the cases below cover them all)', () => {
 		expect(cases.map((entry) => entry.join(' '))).toEqual(
-			expect.arrayContaining(['ctsTask task create', 'ctsTask task schedule', 'ctsTask task plan', 'ctsTask task upsert', 'ctsTask task sync', 'ctsTask tag getAll', 'ctsEvent calendar findFreeTime', 'ctsEvent calendar getAgenda', 'ctsEvent event getAll', 'ctsEventV1 event rsvp']),
+			expect.arrayContaining(['ctsTask task create', 'ctsTask task schedule', 'ctsTask task plan', 'ctsTask task upsert', 'ctsTask task sync', 'ctsTask tag getAll', 'ctsEvent calendar findFreeTime', 'ctsEvent calendar getAgenda', 'ctsEvent calendar mirrorBusyTime', 'ctsEvent event getAll', 'ctsEventV1 event rsvp']),
 		);
-		expect(cases).toHaveLength(17 + 8 + 5);
+		expect(cases).toHaveLength(17 + 9 + 5);
 	});
 
 	it.each(cases)('%s %s %s: no Point Budget beside Options; Options holds Maximum Wait (900 s by default)', (name, resource, operation) => {

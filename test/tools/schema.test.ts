@@ -177,6 +177,17 @@ describe('a CTS node added as a tool in the editor', () => {
 		]);
 	});
 
+	it('Mirror Busy Time as a tool: the model gives the range and the target; the sources are set in the node; Preview is on', () => {
+		const schema = toolSchema(savedNode('ctsEventTool', { resource: 'calendar', operation: 'mirrorBusyTime' }));
+		expect(Object.keys(schema.properties).sort()).toEqual(['End', 'Start', 'Target_Calendar']);
+		expect(schema.properties.Start.description).toMatch(/^Beginning of the time whose busy events are copied, e\.g\. 2026-12-01T00:00:00/);
+		const preview = tools.ctsEventTool.description.properties.filter((property) => property.name === 'preview' && property.displayOptions?.show?.operation?.includes('mirrorBusyTime'));
+		expect(preview.map((property) => [property.displayOptions?.show?.['@tool'], property.default])).toEqual([
+			[[false], false],
+			[[true], true],
+		]);
+	});
+
 	it('Create or Update as a tool: the model gives the key, the title and the fields it knows; Sync Tasks previews and keeps tasks not in its call', () => {
 		const upsert = toolSchema(savedNode('ctsTaskTool', { resource: 'task', operation: 'upsert' }));
 		expect(upsert.required).toEqual(['Source_Key', 'Title']);

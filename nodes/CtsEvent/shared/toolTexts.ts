@@ -25,6 +25,8 @@ export const EVENT_TOOL_TEXTS: ToolTexts = {
 	'getAll:end': `Events that start before this moment are listed, e.g. 2026-12-08T00:00:00: ${TOOL_ZONE_READING}; a time with an offset, e.g. 2026-12-08T00:00:00+01:00, is taken as it is. Long ranges are read in several calls automatically.`,
 	'findFreeTime:start': `Beginning of the time to search, e.g. 2026-12-01T08:00:00: ${TOOL_ZONE_READING}; a time with an offset, e.g. 2026-12-01T08:00:00+01:00, is taken as it is.`,
 	'findFreeTime:end': `End of the time to search, at most 6 months after its beginning, e.g. 2026-12-08T18:00:00: ${TOOL_ZONE_READING}; a time with an offset, e.g. 2026-12-08T18:00:00+01:00, is taken as it is.`,
+	'mirrorBusyTime:start': `Beginning of the time whose busy events are copied, e.g. 2026-12-01T00:00:00: ${TOOL_ZONE_READING}; a time with an offset, e.g. 2026-12-01T00:00:00+01:00, is taken as it is.`,
+	'mirrorBusyTime:end': `End of the time whose busy events are copied, at most 6 months after its beginning, e.g. 2026-12-15T00:00:00: ${TOOL_ZONE_READING}; a time with an offset is taken as it is.`,
 	rrule:
 		'The series as one iCalendar RRULE text: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY (MO, 1MO, -1FR), BYMONTHDAY, BYMONTH, and COUNT or UNTIL (a date such as 20271231). Without COUNT or UNTIL the series does not end.',
 };

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fingerprint } from '../../shared/copies/marker';
+import { actionWord, byMarkerKey } from '../../shared/copies/plan';
 import { toStringList } from '../../shared/fields/fields';
 import { listTags } from '../../shared/tasks/tagLists';
 import { listTaskPage, walkTasks } from '../../shared/tasks/taskPaging';
@@ -19,13 +20,6 @@ import { forgetList } from '../../shared/transport/listCache';
  */
 
 export type SyncAction = 'create' | 'update' | 'complete' | 'reopen' | 'delete' | 'unchanged';
-
-const DONE_WORDS: Record<SyncAction, string> = { create: 'created', update: 'updated', complete: 'completed', reopen: 'reopened', delete: 'deleted', unchanged: 'unchanged' };
-
-/** The action as output: what would be done in a preview, what was done otherwise. */
-export function actionWord(action: SyncAction, preview: boolean): string {
-	return preview ? action : DONE_WORDS[action];
-}
 
 /** The fields a sync may map, in the editor's words. */
 const FIELD_LABELS: Record<keyof Omit<TaskState, 'deleted'>, string> = {
@@ -171,14 +165,11 @@ export type SyncMemory = Record<string, [string, string]>;
 
 /** The open tasks that carry a marker of `source`, by key, oldest first. */
 export function openTasksByKey(tasks: IDataObject[], source: string): Map<string, IDataObject[]> {
-	const byKey = new Map<string, IDataObject[]>();
 	const sorted = [...tasks].sort((a, b) => String(a.created ?? '').localeCompare(String(b.created ?? '')) || String(a.id).localeCompare(String(b.id)));
-	for (const task of sorted) {
+	return byMarkerKey(sorted, (task) => {
 		const marker = readSyncMarker(task);
-		if (!marker || marker.source !== source || !isOpenTask(task)) continue;
-		byKey.set(marker.key, [...(byKey.get(marker.key) ?? []), task]);
-	}
-	return byKey;
+		return marker && marker.source === source && isOpenTask(task) ? marker.key : undefined;
+	});
 }
 
 /** The account's tags by name (one list call, 10 points, reused for a minute). */

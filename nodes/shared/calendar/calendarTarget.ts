@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 
-import { listCalendars, parseCalendarRef } from './calendarLists';
+import { calendarName, isWritable, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
+import type { OperationItem } from '../transport/itemOperation';
 import type { ServiceContext } from '../transport/credentialUser';
 import { invalidField, quoted, serviceStatus } from '../transport/errors';
 import { locatorValue } from '../fields/fields';
@@ -66,4 +67,17 @@ export async function sendCalendarTarget(this: IExecuteSingleFunctions, requestO
 	const { accountId, calendarId } = await calendarTarget(this);
 	requestOptions.body = { ...((requestOptions.body as IDataObject) ?? {}), accountId, calendarId };
 	return requestOptions;
+}
+
+/**
+ * The calendar an operation writes its blocks or copies to (the Calendar field `calendarId`, named
+ * `label` in errors), from the calendar list: one the user may write to.
+ */
+export async function writableCalendar({ context, itemIndex, parameter }: OperationItem, label: string): Promise<CalendarInfo> {
+	const problem = (field: string, text: string, description?: string) => invalidField(context.getNode(), field === 'Calendar' ? label : field, text, itemIndex, description);
+	const { accountId, calendarId } = await resolveCalendar(context, parameter('calendarId', ''), '', problem);
+	const calendar = (await listCalendars(context)).find((candidate) => candidate.accountId === accountId && candidate.id === calendarId);
+	if (!calendar) throw problem('Calendar', `no calendar with ID ${quoted(calendarId)} in the accounts of this credential`);
+	if (!isWritable(calendar)) throw problem('Calendar', `the user may not write to ${quoted(calendarName(calendar))}`, 'Choose a calendar from the list: it offers those the user may write to.');
+	return calendar;
 }

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
+import { markerLine, readMarker } from '../copies/marker';
 import { toLocalDateTime } from '../time/dates';
 import { wallClockInstant, type Interval } from './freeTime';
 
@@ -10,11 +11,12 @@ import { wallClockInstant, type Interval } from './freeTime';
  * service's own blocks carry the task's ID in `service.example:metadata.taskId`.
  */
 
-const MARKER_PREFIX = 'Task ID: ';
+/** The label of a block's marker line, `Task ID: <id>` (see `copies/marker.ts`). */
+const TASK_ID_LABEL = 'Task ID';
 
 /** The marker line of a block: how it names its task, exactly as written and as searched for. */
 export function blockMarker(taskId: string): string {
-	return `${MARKER_PREFIX}${taskId}`;
+	return markerLine(TASK_ID_LABEL, [taskId]);
 }
 
 /** Whether an event is a block of the task: its description has the marker as a line of its own. */
@@ -27,11 +29,8 @@ export function isBlockOf(event: IDataObject, taskId: string): boolean {
 export function blockTaskId(event: IDataObject): string | undefined {
 	const linked = (event['service.example:metadata'] as IDataObject | undefined)?.taskId;
 	if (typeof linked === 'string' && linked !== '') return linked;
-	for (const line of String(event.description ?? '').split(/\r?\n/)) {
-		const text = line.trim();
-		if (text.startsWith(MARKER_PREFIX) && text.length > MARKER_PREFIX.length && !/\s/.test(text.slice(MARKER_PREFIX.length))) return text.slice(MARKER_PREFIX.length);
-	}
-	return undefined;
+	const parts = readMarker(event.description, TASK_ID_LABEL);
+	return parts?.length === 1 && !/\s/.test(parts[0]) ? parts[0] : undefined;
 }
 
 /** Whole minutes as an ISO 8601 duration the way people write it: PT45M, PT1H30M, PT2H. */

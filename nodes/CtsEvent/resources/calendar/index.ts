@@ -6,10 +6,12 @@ import { getAgenda } from './getAgenda';
 import { GET_AGENDA, getAgendaDescription } from './getAgendaFields';
 import { FIND_FREE_TIME, findFreeTimeDescription } from './findFreeTimeFields';
 import { calendarGetAllDescription, calendarGetAllRouting } from './getAll';
+import { mirrorBusyTime } from './mirrorBusyTime';
+import { MIRROR_BUSY_TIME, mirrorBusyTimeDescription } from './mirrorBusyTimeFields';
 
 export const CALENDAR_RESOURCE = 'calendar';
 
-/** Calendars of every connected account (one item per calendar), their free time and the agenda of a day. */
+/** Calendars of every connected account (one item per calendar), their free time, the agenda of a day, and busy time mirrored between them. */
 export const calendarDescription: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -42,10 +44,19 @@ export const calendarDescription: INodeProperties[] = [
 					"List the calendars of every connected account: the user's name for each, its account, whether events can be written to it and whether its account is connected",
 				routing: calendarGetAllRouting,
 			},
+			{
+				name: 'Mirror Busy Time',
+				value: MIRROR_BUSY_TIME,
+				action: 'Mirror busy time into a calendar',
+				description:
+					'Copy the busy events of calendars of any accounts into one calendar as busy blocks without their details, kept in step on every run',
+				routing: multiRequestRouting(mirrorBusyTime),
+			},
 		],
 		default: 'getAll',
 	},
 	...calendarGetAllDescription,
 	...findFreeTimeDescription,
 	...getAgendaDescription,
+	...mirrorBusyTimeDescription,
 ];

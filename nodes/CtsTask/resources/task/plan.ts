@@ -16,6 +16,7 @@ import { READ_ONE_BY_ONE_BELOW } from './planFields';
 import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
 import { blockCalendar, blockMarker, isBlockOf } from './schedule';
 import { blockTiming } from '../../../shared/calendar/taskBlocks';
+import { actionWord } from '../../../shared/copies/plan';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
 /**
@@ -253,8 +254,6 @@ async function writeBlock(first: OperationItem, itemIndex: number, entry: Planne
 	return String(event?.id ?? (created.data as IDataObject | undefined)?.id ?? '');
 }
 
-const ACTIONS = { keep: ['keep', 'kept'], create: ['create', 'created'], move: ['move', 'moved'] } as const;
-
 /** One task's output item, after writing its block unless previewing; the calendars' notice only on the run's first output item. */
 async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings, isFirstOutput: boolean): Promise<IDataObject> {
 	const { task, plan, placement } = entry;
@@ -270,7 +269,7 @@ async function outputFor(first: OperationItem, itemIndex: number, entry: Planned
 	const kind = placement.kind === 'keep' ? 'keep' : entry.block ? 'move' : 'create';
 	const eventId = kind === 'keep' || settings.preview ? (entry.block?.id ?? null) : await writeBlock(first, itemIndex, entry, calendars.target, block, zone);
 	return done({
-		action: ACTIONS[kind][settings.preview ? 0 : 1],
+		action: actionWord(kind, settings.preview),
 		start: zonedIso(block.start, zone),
 		end: zonedIso(block.end, zone),
 		durationMinutes: (block.end - block.start) / MINUTE,

@@ -1,9 +1,9 @@
 import { DateTime, Duration } from 'luxon';
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { resolveCalendar } from '../../../shared/calendar/calendarTarget';
+import { writableCalendar } from '../../../shared/calendar/calendarTarget';
 import { MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
-import { calendarName, isWritable, listCalendars, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import type { CalendarInfo } from '../../../shared/calendar/calendarLists';
 import { simplifyEvent } from '../../../shared/output/simplifyEvent';
 import { simplifyTask } from '../../../shared/output/simplifyTask';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, utcIso } from '../../../shared/time/dates';
@@ -117,14 +117,9 @@ function lengthAndRange({ context, itemIndex }: OperationItem, query: ScheduleQu
 	return { lengthMs: lengthMinutes * MINUTE, range: { start: query.notBefore.toMillis(), end: end.toMillis() } };
 }
 
-/** The calendar the block goes in, from the calendar list: one the user may write to. */
-export async function blockCalendar({ context, itemIndex, parameter }: OperationItem): Promise<CalendarInfo> {
-	const problem = (field: string, text: string, description?: string) => invalidField(context.getNode(), field, text, itemIndex, description);
-	const { accountId, calendarId } = await resolveCalendar(context, parameter('calendarId', ''), '', problem);
-	const calendar = (await listCalendars(context)).find((candidate) => candidate.accountId === accountId && candidate.id === calendarId);
-	if (!calendar) throw problem('Calendar', `no calendar with ID ${quoted(calendarId)} in the accounts of this credential`);
-	if (!isWritable(calendar)) throw problem('Calendar', `the user may not write to ${quoted(calendarName(calendar))}`, 'Choose a calendar from the list: it offers those the user may write to.');
-	return calendar;
+/** The calendar the block goes in: one the user may write to (see `writableCalendar`). */
+export async function blockCalendar(item: OperationItem): Promise<CalendarInfo> {
+	return await writableCalendar(item, 'Calendar');
 }
 
 /** Task → Schedule in Calendar for one item; the output names what happened: created, kept or moved. */
