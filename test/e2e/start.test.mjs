@@ -53,7 +53,7 @@ describe('npm start', () => {
 	const checkSetup = async (text) => {
 		assert.match(text, new RegExp(`Editor: +http://localhost:${n8nPort}/`));
 		assert.match(text, new RegExp(`Log in: +${START_OWNER.email} +/ +${START_OWNER.password}`));
-		assert.match(text, /9 example workflows added/);
+		assert.match(text, /10 example workflows added/);
 		assert.match(text, new RegExp(`Try first: +http://localhost:${n8nPort}/workflow/\\S+ +\\("CTS example: task round trip"`));
 		const timeZone = startTimeZone();
 		assert.match(text, new RegExp(`Time zone: +${timeZone.replace('+', '\\+')} `));
@@ -72,6 +72,7 @@ describe('npm start', () => {
 			'CTS example: MCP server (tools for AI agents)',
 			'CTS example: RSVP (v1)',
 			'CTS example: event round trip with a recurring series (v3)',
+			'CTS example: mirror busy time between work and personal calendars',
 			'CTS example: morning briefing',
 			'CTS example: sync tasks from a CSV file',
 			'CTS example: task completed',

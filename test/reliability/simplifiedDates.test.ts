@@ -89,6 +89,7 @@ it('every Simplified output of every operation and trigger gives its date-times 
 	await run('Find Free Time', 'ctsEvent', { ...calendar, operation: 'findFreeTime', start: '2026-12-01T00:00:00', end: '2026-12-03T00:00:00' });
 	await run('Get Agenda', 'ctsEvent', { ...calendar, operation: 'getAgenda', day: '2026-12-01' });
 	await run('Get Agenda, digest', 'ctsEvent', { ...calendar, operation: 'getAgenda', day: '2026-12-01', agendaOutput: 'digest' });
+	await run('Mirror Busy Time', 'ctsEvent', { resource: 'calendar', operation: 'mirrorBusyTime', sourceCalendars: [A], calendarId: { mode: 'list', value: 'acc-alice-b/cal-alice-b-primary' }, start: '2026-12-01T00:00:00', end: '2026-12-08T00:00:00', timeZone: 'Europe/Berlin', preview: true });
 
 	const taskTrigger = new PollHarness(new CtsTaskTrigger(), 'ctsTaskTrigger', { events: ['created', 'updated', 'completed'] }, credentials());
 	const eventTrigger = new PollHarness(new CtsEventTrigger(), 'ctsEventTrigger', { ...target, calendarIds: target.calendarId, events: ['created'], lookAheadDays: 40 }, credentials());
