@@ -306,6 +306,8 @@ describe('Account and Calendars dropdowns (Get Many, Event Trigger)', () => {
 	it('lists the accounts by address and provider, and says which need reconnecting', async () => {
 		const accounts = await engine.runLoadOptions('getAccounts', options('ctsEvent'));
 		expect(accounts).toEqual([
+			// The field's default, so the editor does not mark an empty Account as unsupported.
+			{ name: 'Every Account', value: '', description: 'The calendars of every connected account' },
 			{ name: 'alice@sandbox.example (Provider A)', value: 'acc-alice-a', description: undefined },
 			{ name: 'alice@sandbox.example (Provider B)', value: 'acc-alice-b', description: undefined },
 			{ name: 'alice@sandbox.example (CalDAV)', value: 'acc-alice-c', description: undefined },
@@ -695,10 +697,11 @@ describe('a freshly added node, before the editor has set its credential', () =>
 		['ctsEvent', 'listSearch', 'searchCalendars', { resource: 'event', operation: 'create' }],
 		['ctsTask', 'listSearch', 'searchTasks', { resource: 'task', operation: 'update' }],
 		['ctsTask', 'listSearch', 'searchTags', { resource: 'tag', operation: 'get' }],
-	])('%s %s %s: an empty list, no error and no request', async (type, kind, method, parameters) => {
+	])('%s %s %s: an empty list (Account: its default only), no error and no request', async (type, kind, method, parameters) => {
 		const run = { type, parameters, credentials: {} };
 		const answer = kind === 'loadOptions' ? await engine.runLoadOptions(method, run) : (await engine.runListSearch(method, run)).results;
-		expect(answer).toEqual([]);
+		// The Account list offers its default (every account) even then.
+		expect(answer).toEqual(method === 'getAccounts' ? [{ name: 'Every Account', value: '', description: 'The calendars of every connected account' }] : []);
 		expect(await listCalls()).toEqual([]);
 	});
 

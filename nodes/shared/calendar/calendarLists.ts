@@ -134,14 +134,18 @@ export function parseCalendarRef(value: string): { accountId: string; calendarId
 // ---------------------------------------------------------------------------------------------
 // Account and calendars dropdowns (Event node Get Many, Event Trigger)
 
+/** The Account dropdown's first choice: no account, every account's calendars. */
+export const EVERY_ACCOUNT: INodePropertyOptions = { name: 'Every Account', value: '', description: 'The calendars of every connected account' };
+
 /** Dropdown of the connected accounts: address and provider, and whether it needs reconnecting. */
 export async function getAccounts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const accounts = await readForPicker(this, 'its accounts', 'expression', async () => await listAccounts(this, LIST_REUSE_MS));
-	return accounts.map((account) => ({
+	// The field's default (empty: every account) is one of the choices, so the editor does not flag it as unsupported.
+	return [EVERY_ACCOUNT, ...accounts.map((account) => ({
 		name: `${account.providerUserId ?? account.id} (${providerName(account.integrationId)})`,
 		value: account.id,
 		description: account.shouldReconnect ? `Needs reconnecting in the service: ${account.lastCheckedError ?? 'connection lost'}` : undefined,
-	}));
+	}))];
 }
 
 /**
