@@ -42,6 +42,7 @@ import {
 	runRestartScenario,
 	storedStaticData,
 	waitFor,
+	RESTART_SCALE,
 } from './support/restarts.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 import { CREDENTIALS, credentialsFile, withWebhookStart } from './support/workflows.mjs';
@@ -172,7 +173,7 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		await stack.startMain(mainEnv);
 		const triggers = restartTriggerWorkflows(PACKAGE_NAME, idSuffix, schedule, { redeliverAfterRestart });
 		await publishTriggers({ cli, rest, sandbox, triggers });
-		const scale = { taskChanges: 500, eventChanges: 200, mainKills: 5 };
+		const scale = RESTART_SCALE;
 		const result = await runRestartScenario({
 			sandbox,
 			rest: () => rest,

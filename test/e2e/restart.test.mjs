@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 
 import { N8nHarness, OWNER } from './support/n8n.mjs';
-import { assertDeliveries, DEFAULT_STATIC_DATA, describeCounts, EVERY_TEN_SECONDS, publishTriggers, restartTriggerWorkflows, runRestartScenario, storedStaticData } from './support/restarts.mjs';
+import { assertDeliveries, DEFAULT_STATIC_DATA, RESTART_SCALE, describeCounts, EVERY_TEN_SECONDS, publishTriggers, restartTriggerWorkflows, runRestartScenario, storedStaticData } from './support/restarts.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 import { credentialsFile } from './support/workflows.mjs';
 
@@ -32,13 +32,13 @@ describe('single-process n8n 2.41.1 on SQLite: killed while polling and started 
 		await sandbox?.close();
 	});
 
-	it('every change delivered exactly once through 5 kills (-9) of n8n, except losses n8n causes, each proven', async () => {
+	it(`every change delivered exactly once through ${RESTART_SCALE.mainKills} kills (-9) of n8n, except losses n8n causes, each proven`, async () => {
 		const runStarted = Date.now();
 		await sandbox.reset();
 		await sandbox.control('limits', { points: null });
 		const triggers = restartTriggerWorkflows('CUSTOM', 'P1', EVERY_TEN_SECONDS);
 		await publishTriggers({ cli: n8n, rest: n8n.rest, sandbox, triggers });
-		const scale = { taskChanges: 500, eventChanges: 200, mainKills: 5 };
+		const scale = RESTART_SCALE;
 		const result = await runRestartScenario({
 			sandbox,
 			rest: () => n8n.rest,

@@ -47,6 +47,13 @@ export function seededRandom(seed) {
  * n8n's "Every Minute" poll time. No outage longer than a poll interval: it would add a minute,
  * and the ten-second schedule shows that nothing polls while the main process is down.
  */
+/**
+ * How many changes and kills a restart scenario makes. `npm test` (and CI) runs every scenario at a
+ * scale that keeps its time in bounds; `npm run test:scale` (CTS_SCALE=full) runs the full scale.
+ */
+export const RESTART_SCALE =
+	process.env.CTS_SCALE === 'full' ? { taskChanges: 500, eventChanges: 200, mainKills: 5 } : { taskChanges: 200, eventChanges: 80, mainKills: 2 };
+
 export const EVERY_MINUTE = { intervalMs: 60_000, pollTimes: () => ({ item: [{ mode: 'everyMinute' }] }) };
 
 /**
