@@ -1,0 +1,182 @@
+/**
+ * The mirror example as `npm start` sets it up, in n8n 2.41.1 against the sandbox: published, then
+ * run three times as the editor's "Execute workflow" starts it (its schedule is every 15 minutes).
+ * The first run copies each calendar's busy events into the other (both directions); runs 2 and 3
+ * write nothing; and no copy of a copy exists: each calendar's copies are exactly the other
+ * calendar's own busy events, one copy each, with the same times and nothing of the source.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { MIRROR_EXAMPLE, START_OWNER } from '../../scripts/examples.mjs';
+import { N8nRestClient, parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { freePort } from '../../scripts/n8n-runtime.mjs';
+import { startNpmStart } from './support/npmStart.mjs';
+
+const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(check, timeoutMs, what) {
+	const until = Date.now() + timeoutMs;
+	for (;;) {
+		const result = await check();
+		if (result) return result;
+		if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
+		await sleep(500);
+	}
+}
+
+// The example's calendars (scripts/examples.mjs): work → personal, personal → work.
+const WORK = { accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary' };
+const PERSONAL = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
+const DIRECTIONS = [
+	{ node: 'Work → Personal', source: WORK, target: PERSONAL },
+	{ node: 'Personal → Work', source: PERSONAL, target: WORK },
+];
+const COPY_MARKER = /^Busy copy of: ([^|]*) \| ([^|]*) \| ([^|]*) \| ([^|]*)$/m;
+const DAY_MS = 24 * 3600 * 1000;
+
+describe('the mirror example of npm start in n8n 2.41.1', () => {
+	let stateDir;
+	let run;
+	let rest;
+	let sandboxUrl;
+	let workflowId;
+
+	before(async () => {
+		stateDir = mkdtempSync(join(tmpdir(), 'cts-mirror-example-'));
+		const sandboxPort = await freePort();
+		sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+		run = await startNpmStart({ stateDir, n8nPort: await freePort(), sandboxPort });
+		rest = new N8nRestClient(run.output().match(/Editor: +(\S+?)\/?\n/)[1]);
+		await rest.login(START_OWNER.email, START_OWNER.password);
+		workflowId = (await rest.listWorkflows()).find((workflow) => workflow.name === MIRROR_EXAMPLE)?.id;
+	});
+
+	after(async () => {
+		if (run) assert.equal(await run.stop(), 0, run.output().slice(-3000));
+		rmSync(stateDir, { recursive: true, force: true });
+	});
+
+	const requests = async () => (await (await fetch(`${sandboxUrl}/_sandbox/requests`)).json()).requests;
+	/** A calendar's events (series as their occurrences) over a window wider than the example's range. */
+	const eventsOf = async (calendar) => {
+		const query = new URLSearchParams({
+			accountId: calendar.accountId,
+			calendarIds: calendar.calendarId,
+			start: new Date(Date.now() - 3 * DAY_MS).toISOString(),
+			end: new Date(Date.now() + 20 * DAY_MS).toISOString(),
+		});
+		const response = await fetch(`${sandboxUrl}/v3/events/list?${query}`, { headers: { authorization: 'ApiKey sandbox-alice-key' } });
+		const text = await response.text();
+		assert.ok(response.ok, `events of ${calendar.calendarId}: ${response.status} ${text}`);
+		return JSON.parse(text).data.events;
+	};
+	const copyMarker = (event) => COPY_MARKER.exec(String(event.description ?? ''));
+	const isBusy = (event) =>
+		event.freeBusyStatus !== 'free' &&
+		event.status !== 'cancelled' &&
+		!Object.values(event.participants ?? {}).some((participant) => participant?.accountOwner === true && participant.participationStatus === 'declined');
+
+	/** Runs the workflow as "Execute workflow" does; asserts it ran green and answers each Mirror node's output. */
+	const runMirror = async () => {
+		const { executionId } = await rest.runWorkflow(workflowId, 'Every 15 Minutes');
+		const finished = await waitFor(async () => {
+			const full = await rest.getExecution(executionId);
+			return ['new', 'running', 'waiting'].includes(full.status) ? undefined : full;
+		}, 120_000, `execution ${executionId}`);
+		const data = typeof finished.data === 'string' ? parseFlatted(finished.data) : finished.data;
+		assert.equal(finished.status, 'success', JSON.stringify(data.resultData).slice(0, 2000));
+		const output = (node) => (data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+		return Object.fromEntries(DIRECTIONS.map(({ node }) => [node, output(node)]));
+	};
+	const actionsOf = (items) => [...new Set(items.map((item) => item.action))].sort();
+	const writes = (log) => log.filter((request) => request.method === 'POST' && request.path.startsWith('/v3/events/'));
+
+	/** n8n fires a 15-minute schedule in the first minute of each quarter hour: keep the runs out of it, so they are the only ones. */
+	const clearOfTheSchedule = async () => {
+		const intoQuarter = Date.now() % (15 * 60_000);
+		if (intoQuarter < 75_000) await sleep(75_000 - intoQuarter);
+		else if (intoQuarter > 15 * 60_000 - 40_000) await sleep(15 * 60_000 - intoQuarter + 75_000);
+	};
+
+	it('published, three runs: the first copies both ways, the next two write nothing, and no copy of a copy exists', async (t) => {
+		assert.ok(workflowId, `npm start set up "${MIRROR_EXAMPLE}"`);
+		await rest.activateWorkflow(workflowId);
+		const published = await rest.getWorkflow(workflowId);
+		assert.ok(published.active === true || Boolean(published.activeVersionId), 'the example is published');
+		await clearOfTheSchedule();
+
+		const logged = (await requests()).length;
+		const first = await runMirror();
+		const firstWrites = writes((await requests()).slice(logged));
+		for (const { node } of DIRECTIONS) {
+			assert.ok(first[node].length > 0, `${node}: the starter world has busy events to copy`);
+			assert.deepEqual(actionsOf(first[node]), ['created'], `${node}: ${JSON.stringify(first[node]).slice(0, 1000)}`);
+		}
+		// One create per copy, in both directions, into the right calendar; nothing else written.
+		assert.deepEqual(
+			firstWrites.map((request) => request.path),
+			firstWrites.map(() => '/v3/events/create'),
+		);
+		for (const { node, target } of DIRECTIONS) {
+			const into = firstWrites.filter((request) => request.body?.accountId === target.accountId && request.body?.calendarId === target.calendarId);
+			assert.equal(into.length, first[node].length, `${node}: one create per copy`);
+		}
+		assert.equal(firstWrites.length, first['Work → Personal'].length + first['Personal → Work'].length);
+		t.diagnostic(`run 1: ${DIRECTIONS.map(({ node }) => `${node} ${first[node].length} copies`).join(', ')}; ${firstWrites.length} writes, ${(await requests()).slice(logged).reduce((sum, request) => sum + request.points, 0)} points`);
+
+		for (const round of [2, 3]) {
+			const before = (await requests()).length;
+			const again = await runMirror();
+			const log = (await requests()).slice(before);
+			assert.deepEqual(writes(log), [], `run ${round}: nothing changed, nothing written`);
+			t.diagnostic(`run ${round}: ${log.length} requests (${log.map((request) => `${request.method} ${request.path}`).join(', ')}), 0 writes, ${log.reduce((sum, request) => sum + request.points, 0)} points`);
+			assert.ok(log.length > 0, `run ${round} read the calendars`);
+			for (const { node } of DIRECTIONS) {
+				assert.deepEqual(actionsOf(again[node]), ['unchanged'], `run ${round}, ${node}`);
+				assert.equal(again[node].length, first[node].length, `run ${round}, ${node}: the same copies`);
+			}
+		}
+
+		// Each target's copies are the other calendar's own busy events, one each, with their times and nothing else of them.
+		for (const { node, source, target } of DIRECTIONS) {
+			const sourceEvents = await eventsOf(source);
+			const sourceById = new Map(sourceEvents.map((event) => [String(event.id), event]));
+			const copies = (await eventsOf(target)).filter((event) => copyMarker(event));
+			const copiesOfSource = copies.filter((event) => copyMarker(event)[1] === source.accountId && copyMarker(event)[2] === source.calendarId);
+			assert.equal(copiesOfSource.length, copies.length, `${node}: every copy in the target is of the example's source`);
+			const copiedIds = copiesOfSource.map((event) => copyMarker(event)[3]);
+			assert.equal(new Set(copiedIds).size, copiedIds.length, `${node}: one copy per source event`);
+			assert.deepEqual([...copiedIds].sort(), first[node].map((item) => String(item.sourceEventId)).sort(), `${node}: the copies are the ones the first run made`);
+			for (const copy of copiesOfSource) {
+				const original = sourceById.get(copyMarker(copy)[3]);
+				assert.ok(original, `${node}: copy ${copy.id} stands for an event of the source calendar`);
+				assert.equal(copyMarker(original), null, `${node}: copy ${copy.id} is not a copy of a copy`);
+				assert.ok(isBusy(original), `${node}: copy ${copy.id} stands for a busy event`);
+				assert.equal(copy.title, 'Busy');
+				assert.equal(copy.freeBusyStatus, 'busy');
+				assert.equal(copy.description.trim(), copyMarker(copy)[0], `${node}: a copy's description is its marker line only`);
+				assert.deepEqual([copy.start, copy.duration, copy.showWithoutTime === true], [original.start, original.duration, original.showWithoutTime === true], `${node}: copy ${copy.id} has its source's times`);
+				for (const field of ['location', 'locations', 'links', 'virtualLocations']) {
+					assert.ok(copy[field] === undefined || copy[field] === null || Object.keys(copy[field]).length === 0, `${node}: copy ${copy.id} has no ${field}`);
+				}
+			}
+			// Every own busy event of the source well inside the range (today and the next 14 days) has its copy.
+			const wellInside = sourceEvents.filter((event) => {
+				const start = Date.parse(event.start);
+				return !copyMarker(event) && isBusy(event) && start > Date.now() + DAY_MS && start < Date.now() + 13 * DAY_MS;
+			});
+			assert.ok(wellInside.length > 0, `${node}: the source has busy events in the range`);
+			for (const event of wellInside) assert.ok(copiedIds.includes(String(event.id)), `${node}: ${event.id} (${event.start}) has its copy`);
+		}
+
+		// No run other than the three (the schedule's first minute was kept clear), and all of them green.
+		const executions = await rest.listAllExecutions(workflowId);
+		assert.equal(executions.length, 3, JSON.stringify(executions.map((execution) => [execution.id, execution.mode, execution.status])));
+		assert.ok(executions.every((execution) => execution.status === 'success'));
+		await rest.deactivateWorkflow(workflowId);
+	});
+});
