@@ -501,8 +501,8 @@ export async function runRestartScenario({
 				kills.push({ what: 'worker', name: killedWorker, time: Date.now(), since: workerSince });
 				mark(`${killedWorker ?? 'a worker'} killed`);
 			}
-			// Started again within seconds, or once after a longer outage (see the schedules).
-			await sleep(kill === 3 && longOutageMs ? longOutageMs : random() * 3000);
+			// Started again within seconds, or once (the third kill, or the last of fewer) after a longer outage (see the schedules).
+			await sleep(kill === Math.min(3, mainKills) && longOutageMs ? longOutageMs : random() * 3000);
 			downIntervals.push([downSince, Date.now()]);
 			mainSince = Date.now();
 			if (pollKill) pollKills.push({ ...pollKill, restartedAt: mainSince });
