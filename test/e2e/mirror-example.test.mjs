@@ -6,15 +6,13 @@
  * calendar's own busy events, one copy each, with the same times and nothing of the source.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { MIRROR_EXAMPLE, START_OWNER } from '../../scripts/examples.mjs';
-import { N8nRestClient, parseFlatted } from '../../scripts/n8n-rest.mjs';
-import { freePort } from '../../scripts/n8n-runtime.mjs';
-import { startNpmStart } from './support/npmStart.mjs';
+import { MIRROR_EXAMPLE } from '../../scripts/examples.mjs';
+import { parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { startLoggedIn } from './support/npmStart.mjs';
 
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,12 +44,7 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 	let workflowId;
 
 	before(async () => {
-		stateDir = mkdtempSync(join(tmpdir(), 'cts-mirror-example-'));
-		const sandboxPort = await freePort();
-		sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-		run = await startNpmStart({ stateDir, n8nPort: await freePort(), sandboxPort });
-		rest = new N8nRestClient(run.output().match(/Editor: +(\S+?)\/?\n/)[1]);
-		await rest.login(START_OWNER.email, START_OWNER.password);
+		({ stateDir, run, rest, sandboxUrl } = await startLoggedIn('cts-mirror-example-'));
 		workflowId = (await rest.listWorkflows()).find((workflow) => workflow.name === MIRROR_EXAMPLE)?.id;
 	});
 

@@ -9,15 +9,13 @@
  * the trigger polls on its own, as published.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { exampleFilesDir, START_OWNER, SYNC_EXAMPLES, SYNC_SOURCES } from '../../scripts/examples.mjs';
-import { N8nRestClient, parseFlatted } from '../../scripts/n8n-rest.mjs';
-import { freePort } from '../../scripts/n8n-runtime.mjs';
-import { startNpmStart } from './support/npmStart.mjs';
+import { exampleFilesDir, SYNC_EXAMPLES, SYNC_SOURCES } from '../../scripts/examples.mjs';
+import { parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { startLoggedIn } from './support/npmStart.mjs';
 
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,12 +37,7 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 	let workflows;
 
 	before(async () => {
-		stateDir = mkdtempSync(join(tmpdir(), 'cts-sync-examples-'));
-		const sandboxPort = await freePort();
-		sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-		run = await startNpmStart({ stateDir, n8nPort: await freePort(), sandboxPort });
-		rest = new N8nRestClient(run.output().match(/Editor: +(\S+?)\/?\n/)[1]);
-		await rest.login(START_OWNER.email, START_OWNER.password);
+		({ stateDir, run, rest, sandboxUrl } = await startLoggedIn('cts-sync-examples-'));
 		workflows = new Map((await rest.listWorkflows()).map((workflow) => [workflow.name, workflow.id]));
 	});
 
