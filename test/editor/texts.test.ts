@@ -170,3 +170,30 @@ describe('no promise of what n8n\'s editor does not show', () => {
 		expect(readFileSync(join(ROOT, file), 'utf8').split(/\n\s*\n/).filter((block) => PROMISE.test(block.replace(/\s+/g, ' ')))).toEqual([]);
 	});
 });
+
+describe('links into the README', () => {
+	/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+	const anchorOf = (heading: string) =>
+		heading
+			.trim()
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\s_-]/gu, '')
+			.replace(/\s/g, '-');
+	const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+	const anchors = new Set([...readme.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1])));
+	const sources = (folder: string): string[] =>
+		readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) =>
+			entry.isDirectory() ? sources(join(folder, entry.name)) : /\.(ts|json)$/.test(entry.name) ? [join(folder, entry.name)] : [],
+		);
+	const links = ['nodes', 'credentials'].flatMap(sources).flatMap((file) =>
+		[...readFileSync(join(ROOT, file), 'utf8').matchAll(/n8n-nodes-calendar-task-service#([\w-]+)/g)].map((match) => [file, `#${match[1]}`]),
+	);
+
+	it('the nodes and credentials link into the README', () => {
+		expect(links.length).toBeGreaterThan(5);
+	});
+
+	it.each(links)('%s: %s is a heading of the README', (_file, anchor) => {
+		expect(anchors).toContain(anchor.slice(1));
+	});
+});
