@@ -88,19 +88,26 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 	const actionsOf = (items) => [...new Set(items.map((item) => item.action))].sort();
 	const writes = (log) => log.filter((request) => request.method === 'POST' && request.path.startsWith('/v3/events/'));
 
-	/** n8n fires a 15-minute schedule in the first minute of each quarter hour: keep the runs out of it, so they are the only ones. */
+	/**
+	 * n8n fires a 15-minute schedule at a random second of each quarter hour's first minute. Publish and
+	 * run inside one quarter, after that minute and with room to finish before the next: then the three
+	 * runs are the only ones (a wait that crossed a quarter with the example published would let the
+	 * schedule run it first).
+	 */
+	const QUARTER_MS = 15 * 60_000;
+	const RUNS_NEED_MS = 3 * 60_000;
 	const clearOfTheSchedule = async () => {
-		const intoQuarter = Date.now() % (15 * 60_000);
-		if (intoQuarter < 75_000) await sleep(75_000 - intoQuarter);
-		else if (intoQuarter > 15 * 60_000 - 40_000) await sleep(15 * 60_000 - intoQuarter + 75_000);
+		const intoQuarter = Date.now() % QUARTER_MS;
+		if (intoQuarter < 65_000) await sleep(65_000 - intoQuarter);
+		else if (intoQuarter > QUARTER_MS - RUNS_NEED_MS) await sleep(QUARTER_MS - intoQuarter + 65_000);
 	};
 
 	it('published, three runs: the first copies both ways, the next two write nothing, and no copy of a copy exists', async (t) => {
 		assert.ok(workflowId, `npm start set up "${MIRROR_EXAMPLE}"`);
+		await clearOfTheSchedule();
 		await rest.activateWorkflow(workflowId);
 		const published = await rest.getWorkflow(workflowId);
 		assert.ok(published.active === true || Boolean(published.activeVersionId), 'the example is published');
-		await clearOfTheSchedule();
 
 		const logged = (await requests()).length;
 		const first = await runMirror();
