@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { invalidField, quoted } from '../../shared/transport/errors';
+import { forgetList } from '../../shared/transport/listCache';
 import { listOrIdField, locatorValue } from '../../shared/fields/fields';
 import { showFor } from '../../shared/fields/displayOptions';
 
@@ -25,6 +26,15 @@ export async function checkTag(this: IExecuteSingleFunctions, requestOptions: IH
 		throw invalidField(this.getNode(), 'Color', `${quoted(body.color)} is not a colour of the form #rrggbb`, this.getItemIndex());
 	}
 	return requestOptions;
+}
+
+/**
+ * After a tag is made, renamed or deleted, the tag list reused for a minute is stale: forgetting it
+ * has the next reader (a sync's tags by name, a picker) see the change instead of making the tag again.
+ */
+export async function forgetTagList(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	await forgetList(this, 'ctsApi', 'tags');
+	return items;
 }
 
 /** Update and delete answer 204: the output names the tag and what changed. */

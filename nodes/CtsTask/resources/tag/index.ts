@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { maxWaitOnlyOptions } from '../../../shared/transport/transport';
-import { checkTag, outputAfterChange, TAG_RESOURCE } from '../../shared/tagFields';
+import { checkTag, forgetTagList, outputAfterChange, TAG_RESOURCE } from '../../shared/tagFields';
 import { tagCreateDescription } from './create';
 import { tagDeleteDescription } from './delete';
 import { tagGetDescription } from './get';
@@ -23,14 +23,14 @@ export const tagDescription: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a tag',
 				description: 'Create a tag with a name and a colour',
-				routing: { request: { method: 'POST', url: '/v3/tags/create' }, send: { preSend: [checkTag] } },
+				routing: { request: { method: 'POST', url: '/v3/tags/create' }, send: { preSend: [checkTag] }, output: { postReceive: [forgetTagList] } },
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a tag',
 				description: 'Delete a tag; tasks that carry it keep its ID',
-				routing: { request: { method: 'POST', url: '/v3/tags/delete' }, output: { postReceive: [outputAfterChange({ deleted: true })] } },
+				routing: { request: { method: 'POST', url: '/v3/tags/delete' }, output: { postReceive: [forgetTagList, outputAfterChange({ deleted: true })] } },
 			},
 			{
 				name: 'Get',
@@ -54,7 +54,7 @@ export const tagDescription: INodeProperties[] = [
 				routing: {
 					request: { method: 'POST', url: '/v3/tags/update' },
 					send: { preSend: [checkTag] },
-					output: { postReceive: [outputAfterChange({ success: true })] },
+					output: { postReceive: [forgetTagList, outputAfterChange({ success: true })] },
 				},
 			},
 		],
