@@ -3,17 +3,19 @@
  * a time block, a mirrored copy). The interface accepts no link field it documents and keeps, so
  * the marker is a line of the description, which round-trips, survives the user's edits of the
  * other lines and can be searched for in the service's app. A marker line is `<label>: <part> |
- * <part> | …`; a part may hold any text (`%`, `|` and line breaks are percent-encoded).
+ * <part> | …`; a part may hold any text (`%`, `|`, line breaks and `<`, `>` are percent-encoded: the
+ * last two so that taking HTML tags off a description never eats a part, such as an e-mail's
+ * `<Message-ID>`).
  */
 
 const SEPARATOR = ' | ';
 
 function encodePart(part: string): string {
-	return part.replace(/%/g, '%25').replace(/\|/g, '%7C').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+	return part.replace(/%/g, '%25').replace(/\|/g, '%7C').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/</g, '%3C').replace(/>/g, '%3E');
 }
 
 function decodePart(part: string): string {
-	return part.replace(/%0A/gi, '\n').replace(/%0D/gi, '\r').replace(/%7C/gi, '|').replace(/%25/g, '%');
+	return part.replace(/%3E/gi, '>').replace(/%3C/gi, '<').replace(/%0A/gi, '\n').replace(/%0D/gi, '\r').replace(/%7C/gi, '|').replace(/%25/g, '%');
 }
 
 /** The marker line of `label` with its parts, exactly as written and searched for. */
@@ -21,9 +23,12 @@ export function markerLine(label: string, parts: string[]): string {
 	return `${label}: ${parts.map(encodePart).join(SEPARATOR)}`;
 }
 
-/** The text's lines, with HTML tags taken off (a description may be HTML). */
+/** The text's lines, with HTML tags taken off (a description may be HTML: a paragraph or a break ends a line too). */
 function plainLines(text: string): string[] {
-	return text.split(/\r?\n/).map((line) => line.replace(/<[^>]*>/g, '').trim());
+	return text
+		.replace(/<br\s*\/?>|<\/(?:p|div|li)>/gi, '\n')
+		.split(/\r?\n/)
+		.map((line) => line.replace(/<[^>]*>/g, '').trim());
 }
 
 /** The parts of the first marker line of `label` in the text, or undefined. */

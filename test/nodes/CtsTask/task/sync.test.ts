@@ -279,6 +279,16 @@ describe('Create or Update', () => {
 		expect((await openTasks()).filter((task) => String(task.description).includes('Synced from: github'))).toHaveLength(2);
 	});
 
+	it('finds every key again, also ones that look like HTML or hold the marker\'s separators: an e-mail\'s <Message-ID>, a | b, 100%, two lines', async () => {
+		const keys = ['<CAF1x9@mail.example.com>', 'a <b>bold</b> key', 'a | b', '100% done', 'line 1\nline 2', '<br>'];
+		const items = keys.map((key, index) => issue(index + 1, { url: key }));
+		expect(json((await upsert(items)).items).map((item) => item.action)).toEqual(keys.map(() => 'created'));
+		await sandbox.clearRequests();
+		const again = json((await upsert(items)).items);
+		expect(again.map((item) => [item.key, item.action])).toEqual(keys.map((key) => [key, 'unchanged']));
+		expect(await writes()).toEqual([]);
+	});
+
 	it('finds the tasks Sync Tasks made for the same source and key', async () => {
 		await sync([issue(1)]);
 		const { items } = await upsert([issue(1, { priority: 'highest' })]);
