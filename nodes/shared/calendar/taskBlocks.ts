@@ -2,8 +2,12 @@ import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { markerLine, readMarker } from '../copies/marker';
+import { byMarkerKey } from '../copies/plan';
 import { toLocalDateTime } from '../time/dates';
-import { wallClockInstant, type Interval } from './freeTime';
+import { quoted } from '../transport/errors';
+import type { ServiceContext } from '../transport/credentialUser';
+import { ctsRequest } from '../transport/transport';
+import { eventInterval, notBusyReason, wallClockInstant, type Interval } from './freeTime';
 
 /**
  * Time blocks: events that hold time for a task. Schedule in Calendar writes a marker line with
@@ -19,10 +23,15 @@ export function blockMarker(taskId: string): string {
 	return markerLine(TASK_ID_LABEL, [taskId]);
 }
 
-/** Whether an event is a block of the task: its description has the marker as a line of its own. */
+/** The task a block of the package's names by its marker line, or undefined (the service's own blocks are not the package's to move). */
+function markedTaskId(event: IDataObject): string | undefined {
+	const parts = readMarker(event.description, TASK_ID_LABEL);
+	return parts?.length === 1 && parts[0] !== '' ? parts[0] : undefined;
+}
+
+/** Whether an event is a block of the task the package wrote: its description has the task's marker line. */
 export function isBlockOf(event: IDataObject, taskId: string): boolean {
-	const marker = blockMarker(taskId);
-	return String(event.description ?? '').split(/\r?\n/).some((line) => line.trim() === marker);
+	return markedTaskId(event) === taskId;
 }
 
 /** The task an event holds time for (the service's link, else the marker line), or undefined. */
@@ -54,4 +63,48 @@ export function blockTiming(block: Interval, zone: string): { start: string; dur
 		timeZone: own ? zone : 'UTC',
 		showWithoutTime: false,
 	};
+}
+
+/** A block of the package's with its time (none when its timing cannot be read). */
+export interface TaskBlock {
+	event: IDataObject;
+	interval?: Interval;
+}
+
+/**
+ * The blocks the package wrote into the target calendar, by the task their marker names, each
+ * task's earliest first (a cancelled event holds no time). Schedule in Calendar and Plan Tasks find
+ * blocks only through this: a task keeps or moves its first block and leaves the others.
+ */
+export function blocksByTask(events: IDataObject[], target: { accountId: string; id: string }, zone: string): Map<string, TaskBlock[]> {
+	const inTarget = events.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && notBusyReason(event) !== 'cancelled');
+	const byTask = new Map<string, TaskBlock[]>();
+	for (const [taskId, found] of byMarkerKey(inTarget, markedTaskId)) {
+		const blocks = found.map((event) => ({ event, interval: eventInterval(event, zone) }));
+		byTask.set(taskId, blocks.sort((a, b) => (a.interval?.start ?? 0) - (b.interval?.start ?? 0)));
+	}
+	return byTask;
+}
+
+/** The notice about a further block of the same task, which is left as it is. */
+export function extraBlockNotice(event: IDataObject): string {
+	return `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`;
+}
+
+/**
+ * Writes a task's block at `block` (1 point): moves the task's `current` block there, or creates
+ * one titled as the task, busy, whose description says what it is and ends with the marker line.
+ * Answers the event as the service gives it back.
+ */
+export async function writeBlock(
+	context: ServiceContext,
+	itemIndex: number,
+	{ target, block, zone, task, current }: { target: { accountId: string; id: string }; block: Interval; zone: string; task: IDataObject; current?: IDataObject },
+): Promise<IDataObject> {
+	const timing = { accountId: target.accountId, calendarId: target.id, ...blockTiming(block, zone) };
+	if (current) return (await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: current.id, ...timing } }, itemIndex)) as IDataObject;
+	const description = `Time blocked for the task ${String(task.title)}.\n\n${blockMarker(String(task.id))}`;
+	const body = { ...timing, title: task.title, description, freeBusyStatus: 'busy' };
+	const created = (await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/create', body }, itemIndex)) as IDataObject;
+	return ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? (created.data as IDataObject | undefined) ?? created;
 }

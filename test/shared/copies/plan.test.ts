@@ -2,7 +2,7 @@
  * The shared plan of copies (nodes/shared/copies/plan.ts) that Mirror Busy Time, Sync Tasks and
  * Plan Tasks use, and the marker line of task blocks on the shared marker module.
  */
-import { blockMarker, blockTaskId, isBlockOf } from '../../../nodes/shared/calendar/taskBlocks';
+import { blockMarker, blocksByTask, blockTaskId, isBlockOf } from '../../../nodes/shared/calendar/taskBlocks';
 import { actionWord, byMarkerKey, planCopies, type PlanAction } from '../../../nodes/shared/copies/plan';
 
 describe('action words', () => {
@@ -70,5 +70,39 @@ describe('task blocks on the shared marker line', () => {
 		expect(blockTaskId({ description: 'x', 'service.example:metadata': { taskId: 'linked' } })).toBe('linked');
 		expect(isBlockOf({ description: 'Focus\nTask ID: task-1' }, 'task-1')).toBe(true);
 		expect(isBlockOf({ description: 'Task ID: task-12' }, 'task-1')).toBe(false);
+		expect(isBlockOf({ description: '<p>Focus</p><p>Task ID: task-1</p>' }, 'task-1')).toBe(true);
+		// The service's own block of a task is not one the package may move.
+		expect(isBlockOf({ description: 'x', 'service.example:metadata': { taskId: 'task-1' } }, 'task-1')).toBe(false);
+	});
+
+	it('blocksByTask: the blocks in the target calendar by task, earliest first, cancelled ones and other calendars left out', () => {
+		const target = { accountId: 'acc', id: 'cal' };
+		const block = (id: string, taskId: string, start: string, extra: Record<string, unknown> = {}) => ({
+			id,
+			accountId: 'acc',
+			calendarId: 'cal',
+			start,
+			duration: 'PT1H',
+			timeZone: 'UTC',
+			description: `Focus\n\n${blockMarker(taskId)}`,
+			...extra,
+		});
+		const found = blocksByTask(
+			[
+				block('late', 't1', '2026-12-02T09:00:00'),
+				block('early', 't1', '2026-12-01T09:00:00'),
+				block('other-calendar', 't1', '2026-11-30T09:00:00', { calendarId: 'cal-2' }),
+				block('cancelled', 't2', '2026-12-01T09:00:00', { status: 'cancelled' }),
+				block('t3', 't3', '2026-12-03T09:00:00'),
+				{ id: 'plain', accountId: 'acc', calendarId: 'cal', start: '2026-12-01T09:00:00', duration: 'PT1H', timeZone: 'UTC', description: 'no marker' },
+			],
+			target,
+			'UTC',
+		);
+		expect([...found].map(([taskId, blocks]) => [taskId, blocks.map(({ event }) => event.id)])).toEqual([
+			['t1', ['early', 'late']],
+			['t3', ['t3']],
+		]);
+		expect(found.get('t1')?.[0].interval).toEqual({ start: Date.parse('2026-12-01T09:00:00Z'), end: Date.parse('2026-12-01T10:00:00Z') });
 	});
 });

@@ -6,7 +6,7 @@ import { calendarName, type CalendarInfo } from '../../../shared/calendar/calend
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, zonedIso } from '../../../shared/time/dates';
 import { invalidField, quoted, toNodeError } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
-import { busyEvents, eventInterval, notBusyReason, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import { busyEvents, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import { runBatch, type BatchItemResult, type OperationItem } from '../../../shared/transport/itemOperation';
 import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
 import { ctsRequest } from '../../../shared/transport/transport';
@@ -14,8 +14,8 @@ import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { taskFilter } from '../../../shared/tasks/taskFilter';
 import { READ_ONE_BY_ONE_BELOW } from './planFields';
 import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
-import { blockCalendar, blockMarker, isBlockOf } from './schedule';
-import { blockTiming } from '../../../shared/calendar/taskBlocks';
+import { blockCalendar } from './schedule';
+import { blocksByTask, extraBlockNotice, writeBlock, type TaskBlock } from '../../../shared/calendar/taskBlocks';
 import { actionWord } from '../../../shared/copies/plan';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
@@ -207,15 +207,12 @@ interface Planned {
 /** Every task placed: the busy time is the events less the tasks' own blocks (each task keeps or moves its own). */
 function makePlan(tasks: IDataObject[], calendars: Calendars, settings: PlanSettings): Map<string, Planned> {
 	const { target, events } = calendars;
-	const candidates = events.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && notBusyReason(event) !== 'cancelled');
+	const blocksOf = blocksByTask(events, target, settings.zone);
 	const blockIds = new Set<string>();
 	const planned = new Map<string, Planned>();
 	for (const [order, task] of tasks.entries()) {
 		const id = String(task.id);
-		const blocks = candidates
-			.filter((event) => isBlockOf(event, id))
-			.map((event) => ({ event, interval: eventInterval(event, settings.zone) }))
-			.sort((a, b) => (a.interval?.start ?? 0) - (b.interval?.start ?? 0));
+		const blocks: TaskBlock[] = blocksOf.get(id) ?? [];
 		for (const { event } of blocks) blockIds.add(String(event.id));
 		const due = dueOf(task, settings);
 		const end = Math.min(due ?? Number.POSITIVE_INFINITY, settings.end.toMillis());
@@ -239,26 +236,11 @@ function reasonFor(entry: Planned, settings: PlanSettings): string {
 	return `no free slot of ${(plan.lengthMs ?? 0) / MINUTE} minutes before ${limit}${hours}`;
 }
 
-/** Creates or moves the task's block (1 point); answers the block's event ID. */
-async function writeBlock(first: OperationItem, itemIndex: number, entry: Planned, target: CalendarInfo, block: Interval, zone: string): Promise<string> {
-	const { context } = first;
-	const timing = { accountId: target.accountId, calendarId: target.id, ...blockTiming(block, zone) };
-	if (entry.block) {
-		await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: entry.block.id, ...timing } }, itemIndex);
-		return String(entry.block.id);
-	}
-	const title = String(entry.task.title);
-	const description = `Time blocked for the task ${title}.\n\n${blockMarker(entry.plan.id)}`;
-	const created = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/create', body: { ...timing, title, description, freeBusyStatus: 'busy' } }, itemIndex);
-	const event = (created.data as IDataObject | undefined)?.event as IDataObject | undefined;
-	return String(event?.id ?? (created.data as IDataObject | undefined)?.id ?? '');
-}
-
 /** One task's output item, after writing its block unless previewing; the calendars' notice only on the run's first output item. */
 async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings, isFirstOutput: boolean): Promise<IDataObject> {
 	const { task, plan, placement } = entry;
 	const { zone } = settings;
-	const notices = [...(isFirstOutput ? calendars.notices : []), ...entry.extraBlocks.map((event) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
+	const notices = [...(isFirstOutput ? calendars.notices : []), ...entry.extraBlocks.map(extraBlockNotice)];
 	const about: IDataObject = { taskId: plan.id, title: task.title, priority: task.priority ?? 0, due: plan.due === undefined ? null : zonedIso(plan.due, zone), timeZone: zone };
 	const done = (fields: IDataObject) => ({ ...about, ...fields, preview: settings.preview, ...(notices.length > 0 ? { notices } : {}) });
 	if (placement.kind === 'none') {
@@ -267,7 +249,10 @@ async function outputFor(first: OperationItem, itemIndex: number, entry: Planned
 	}
 	const { block } = placement;
 	const kind = placement.kind === 'keep' ? 'keep' : entry.block ? 'move' : 'create';
-	const eventId = kind === 'keep' || settings.preview ? (entry.block?.id ?? null) : await writeBlock(first, itemIndex, entry, calendars.target, block, zone);
+	const eventId =
+		kind === 'keep' || settings.preview
+			? (entry.block?.id ?? null)
+			: String((await writeBlock(first.context, itemIndex, { target: calendars.target, block, zone, task, current: entry.block })).id ?? '');
 	return done({
 		action: actionWord(kind, settings.preview),
 		start: zonedIso(block.start, zone),

@@ -9,10 +9,10 @@ import { simplifyTask } from '../../../shared/output/simplifyTask';
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, utcIso } from '../../../shared/time/dates';
 import { invalidField, quoted } from '../../../shared/transport/errors';
 import { locatorValue, toStringList } from '../../../shared/fields/fields';
-import { busyEvents, eventInterval, freeSlots, mergeBusy, notBusyReason, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import { busyEvents, freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import { ctsRequest } from '../../../shared/transport/transport';
-import { blockMarker, blockTiming, isBlockOf } from '../../../shared/calendar/taskBlocks';
+import { blocksByTask, extraBlockNotice, writeBlock } from '../../../shared/calendar/taskBlocks';
 import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
@@ -24,8 +24,6 @@ const MINUTE = 60_000;
  * how a later run finds the block again: it keeps a block that is still free and moves one that
  * is not, so a task never gets two blocks.
  */
-
-export { blockMarker, isBlockOf };
 
 interface ScheduleQuery {
 	taskId: string;
@@ -140,14 +138,11 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 		zone: query.zone,
 	});
 
-	const blocks = events
-		.filter((event) => event.accountId === target.accountId && event.calendarId === target.id && notBusyReason(event) !== 'cancelled' && isBlockOf(event, query.taskId))
-		.map((event) => ({ event, interval: eventInterval(event, query.zone) }))
-		.sort((a, b) => (a.interval?.start ?? 0) - (b.interval?.start ?? 0));
+	const blocks = blocksByTask(events, target, query.zone).get(query.taskId) ?? [];
 	const blockIds = new Set(blocks.map(({ event }) => String(event.id)));
 	const busy = mergeBusy(busyEvents(events.filter((event) => !blockIds.has(String(event.id))), { zone: query.zone, ignoreAllDay: query.ignoreAllDay }));
 	const rules = { zone: query.zone, workingHours: query.workingHours, minimumMs: lengthMs };
-	const notices = [...skipped, ...blocks.slice(1).map(({ event }) => `Another block of this task was left as it is: ${quoted(event.title)} (event ${String(event.id)})`)];
+	const notices = [...skipped, ...blocks.slice(1).map(({ event }) => extraBlockNotice(event))];
 	// The block and the task as their Simplified outputs give them (dates with their offsets).
 	const output = (action: string, event: IDataObject, previousStart?: string) => ({
 		action,
@@ -171,17 +166,6 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 			description: `${current ? 'The block the task has is no longer free and was left as it is. ' : 'Nothing was created. '}Give a later Not After, a shorter Length, other working hours, or fewer Check Calendars.`,
 		});
 	}
-	const timing = { accountId: target.accountId, calendarId: target.id, ...blockTiming({ start: slot.start, end: slot.start + lengthMs }, query.zone) };
-	if (current) {
-		const moved = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: current.event.id, ...timing } }, itemIndex);
-		return [output('moved', moved, utcIso(current.interval?.start ?? 0))];
-	}
-	const description = `Time blocked for the task ${String(task.title)}.\n\n${blockMarker(query.taskId)}`;
-	const created = await ctsRequest.call(
-		context,
-		'ctsApi',
-		{ method: 'POST', url: '/v3/events/create', body: { ...timing, title: task.title, description, freeBusyStatus: 'busy' } },
-		itemIndex,
-	);
-	return [output('created', ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? created)];
+	const written = await writeBlock(context, itemIndex, { target, block: { start: slot.start, end: slot.start + lengthMs }, zone: query.zone, task: { ...task, id: query.taskId }, current: current?.event });
+	return current ? [output('moved', written, utcIso(current.interval?.start ?? 0))] : [output('created', written)];
 }
