@@ -197,14 +197,18 @@ function withDefaults(type: string, data: ICredentialDataDecryptedObject): ICred
 	return result;
 }
 
+/** Each run is an execution of its own, with its own ID, as in n8n. */
+let executions = 0;
+
 export function additionalDataFor(
 	store: CredentialStore,
 	mode: WorkflowExecuteMode,
 	workflowData: { id: string; name: string; nodes: INode[]; connections: IDataObject },
 ): IWorkflowExecuteAdditionalData {
+	const executionId = `test-execution-${++executions}`;
 	return {
 		credentialsHelper: new TestCredentialsHelper(store),
-		hooks: new ExecutionLifecycleHooks(mode, 'test-execution', workflowData as never),
+		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData as never),
 		executeWorkflow: async () => {
 			throw new Error('Sub-workflows are not used by these nodes');
 		},
@@ -226,7 +230,7 @@ export function additionalDataFor(
 		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
 		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
 		variables: {},
-		executionId: 'test-execution',
+		executionId,
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
@@ -252,6 +256,11 @@ export interface NodeRunOptions {
 	staticData?: { stored: IDataObject };
 	/** The execution mode: `manual` (the editor, default) or, for a published workflow's run, `trigger`. */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * Further nodes of the same type and credentials in the same execution, each fed by the same
+	 * input after the node under test (branches of one trigger, run in the order given).
+	 */
+	alongside?: Array<{ name: string; parameters: IDataObject }>;
 }
 
 export interface NodeRunResult {
@@ -259,6 +268,8 @@ export interface NodeRunResult {
 	items: INodeExecutionData[];
 	/** The node's error when it failed (without "Continue On Fail"). */
 	error?: Error & { description?: string; httpCode?: string; context?: IDataObject };
+	/** The first output of each node of `alongside`, by name. */
+	alongside: Record<string, INodeExecutionData[]>;
 	run: IRun;
 }
 
@@ -321,8 +332,15 @@ export class Engine {
 			onError: options.continueOnFail ? 'continueRegularOutput' : undefined,
 			...options.settings,
 		};
-		const connections = { Input: { main: [[{ node: 'CTS', type: NodeConnectionTypes.Main, index: 0 }]] } };
-		const workflowData = { id: 'test-workflow', name: 'Test', nodes: [input, node], connections };
+		const others: INode[] = (options.alongside ?? []).map(({ name, parameters }, index) => ({
+			...node,
+			id: `node-${index + 2}`,
+			name,
+			position: [200, 200 * (index + 1)],
+			parameters: parameters as INode['parameters'],
+		}));
+		const connections = { Input: { main: [[node, ...others].map(({ name }) => ({ node: name, type: NodeConnectionTypes.Main, index: 0 }))] } };
+		const workflowData = { id: 'test-workflow', name: 'Test', nodes: [input, node, ...others], connections };
 		const mode = options.mode ?? 'manual';
 		const workflow = new Workflow({
 			...workflowData,
@@ -339,14 +357,14 @@ export class Engine {
 				running = new WorkflowExecute(additionalData, mode).run({
 					workflow,
 					startNode: input,
-					destinationNode: { nodeName: 'CTS', mode: 'inclusive' },
+					...(others.length === 0 ? { destinationNode: { nodeName: 'CTS', mode: 'inclusive' as const } } : {}),
 				});
 				run = await running;
 			} catch (error) {
 				// n8n refuses to start a workflow whose node has issues (a required parameter missing,
 				// a value of the wrong type): the editor shows them on the node before any run.
 				if (error instanceof WorkflowHasIssuesError) {
-					return { items: [], error: error as NodeRunResult['error'], run: { data: { resultData: { runData: {} } } } as unknown as IRun };
+					return { items: [], error: error as NodeRunResult['error'], alongside: {}, run: { data: { resultData: { runData: {} } } } as unknown as IRun };
 				}
 				throw error;
 			}
@@ -357,6 +375,7 @@ export class Engine {
 			return {
 				items: taskData?.data?.main?.[0] ?? [],
 				error: (taskData?.error ?? run.data.resultData.error) as NodeRunResult['error'],
+				alongside: Object.fromEntries(others.map(({ name }) => [name, run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? []])),
 				run,
 			};
 		})();

@@ -32,6 +32,31 @@ export async function pairedOutput(
 	}
 }
 
+/** The last item's turn of each node of each execution, by `<execution ID>|<node name>`. */
+const turns = new Map<string, Promise<void>>();
+
+/**
+ * Runs an item's work after the work of the node's items before it in this execution. n8n's
+ * RoutingNode starts every item at once; an operation that reads and then writes (a guard, a time
+ * block, a copy, a task found by its key) must see what the items before it wrote, or two items
+ * book the same slot or write the same thing twice.
+ */
+export async function inItemTurn<T>(context: ServiceContext, work: () => Promise<T>): Promise<T> {
+	const executionId = 'getExecutionId' in context ? context.getExecutionId() : undefined;
+	if (!executionId) return await work();
+	const key = `${executionId}|${context.getNode().name}`;
+	const mine = (turns.get(key) ?? Promise.resolve()).then(work);
+	const done = mine.then(
+		() => undefined,
+		() => undefined,
+	);
+	turns.set(key, done);
+	void done.then(() => {
+		if (turns.get(key) === done) turns.delete(key);
+	});
+	return await mine;
+}
+
 /**
  * The routing of an operation that takes several requests per item (Get Many, Find Free Time,
  * Schedule in Calendar), in the way n8n's own nodes page: the operation's own `pagination`
@@ -39,16 +64,16 @@ export async function pairedOutput(
  * A workflow and an AI agent's or MCP server's tool call run the same code; each request it
  * sends goes through the transport layer (`ctsRequest`).
  */
-export function multiRequestRouting(operation: ItemOperation): NonNullable<INodeProperties['routing']> {
+export function multiRequestRouting(operation: ItemOperation, { writes = false }: { writes?: boolean } = {}): NonNullable<INodeProperties['routing']> {
 	return {
 		send: { paginate: true },
 		operations: {
 			async pagination(this: IExecutePaginationFunctions): Promise<INodeExecutionData[]> {
 				const itemIndex = this.getItemIndex();
 				const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
-				return await pairedOutput(this, itemIndex, async () =>
-					(await operation({ context: this, itemIndex, parameter })).map((json) => ({ json })),
-				);
+				const run = async () => (await operation({ context: this, itemIndex, parameter })).map((json) => ({ json }));
+				// An operation that writes: its items take turns (see `inItemTurn`).
+				return await pairedOutput(this, itemIndex, writes ? async () => await inItemTurn(this, run) : run);
 			},
 		},
 	};

@@ -50,7 +50,7 @@ export const calendarDescription: INodeProperties[] = [
 				action: 'Mirror busy time into a calendar',
 				description:
 					'Copy the busy events of calendars of any accounts into one calendar as busy blocks without their details, kept in step on every run',
-				routing: multiRequestRouting(mirrorBusyTime),
+				routing: multiRequestRouting(mirrorBusyTime, { writes: true }),
 			},
 		],
 		default: 'getAll',

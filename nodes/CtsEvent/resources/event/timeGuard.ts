@@ -13,6 +13,7 @@ import { calendarName, type CalendarInfo } from '../../../shared/calendar/calend
 import { errorItem, quoted, toNodeError } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
 import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../../shared/calendar/freeTime';
+import { inItemTurn } from '../../../shared/transport/itemOperation';
 import { itemState } from '../../../shared/transport/itemState';
 import { shapeOutput } from '../../../shared/output/outputShape';
 import { sendRequest } from '../../../shared/transport/transport';
@@ -40,16 +41,19 @@ async function sendGuarded(
 	const isCreate = this.getNodeParameter('operation', '') === 'create';
 	const skipExisting = isCreate && this.getNodeParameter('skipIfExists', false) === true;
 	if (ifTaken === 'createAnyway' && !skipExisting) return await sendRequest.call(this, requestData);
-	let outcome: IDataObject | undefined;
-	try {
-		outcome = await checkTime(this, (requestData.options.body ?? {}) as IDataObject, ifTaken, skipExisting);
-	} catch (error) {
-		const nodeError = toNodeError(this.getNode(), error, itemIndex);
-		if (this.continueOnFail()) return [errorItem(nodeError, itemIndex)];
-		throw nodeError;
-	}
-	if (outcome) return [{ json: outcome, pairedItem: { item: itemIndex } }];
-	return await sendRequest.call(this, requestData);
+	// Items take turns: an item checks the calendars after the items before it wrote their events.
+	return await inItemTurn(this, async () => {
+		let outcome: IDataObject | undefined;
+		try {
+			outcome = await checkTime(this, (requestData.options.body ?? {}) as IDataObject, ifTaken, skipExisting);
+		} catch (error) {
+			const nodeError = toNodeError(this.getNode(), error, itemIndex);
+			if (this.continueOnFail()) return [errorItem(nodeError, itemIndex)];
+			throw nodeError;
+		}
+		if (outcome) return [{ json: outcome, pairedItem: { item: itemIndex } }];
+		return await sendRequest.call(this, requestData);
+	});
 }
 
 /** The IDs that stand for the event an Update changes: it never conflicts with itself or its own series. */

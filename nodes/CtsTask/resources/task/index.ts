@@ -59,7 +59,7 @@ export const taskDescription: INodeProperties[] = [
 				action: 'Create or update a task by its source key',
 				description:
 					'Find the open task that carries the Source Key and change only the fields that differ (no write when none does), or create the task: a workflow or an agent that runs twice makes no second task',
-				routing: multiRequestRouting(upsertOneItem),
+				routing: multiRequestRouting(upsertOneItem, { writes: true }),
 			},
 			{
 				name: 'Delete',
@@ -105,7 +105,7 @@ export const taskDescription: INodeProperties[] = [
 				action: 'Plan tasks in a calendar',
 				description:
 					'Time-block many tasks at once: by priority, then due date, each gets the first free slot of its estimated duration in working hours before its due, with one read of the tasks and calendars for all of them; run again, it keeps the blocks that are still free. Preview outputs the plan without writing.',
-				routing: multiRequestRouting(planOneItem),
+				routing: multiRequestRouting(planOneItem, { writes: true }),
 			},
 			{
 				name: 'Reopen',
@@ -123,7 +123,7 @@ export const taskDescription: INodeProperties[] = [
 				action: 'Schedule a task in a calendar',
 				description:
 					'Book the first free slot for a task as an event in a calendar (time-blocking), within working hours and before its due date; run again, it keeps the block while it is free and moves it when not',
-				routing: multiRequestRouting(scheduleTask),
+				routing: multiRequestRouting(scheduleTask, { writes: true }),
 			},
 			{
 				name: 'Sync Tasks',
@@ -131,7 +131,7 @@ export const taskDescription: INodeProperties[] = [
 				action: 'Sync tasks with another tool',
 				description:
 					"Keep the tasks of a source in step with its items, the input being the source's whole set: creates what is new, updates what changed, completes what is done, leaves the rest; one read for all items. Preview outputs the plan without writing.",
-				routing: multiRequestRouting(syncOneItem),
+				routing: multiRequestRouting(syncOneItem, { writes: true }),
 			},
 			{
 				name: 'Update',

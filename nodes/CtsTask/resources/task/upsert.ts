@@ -25,13 +25,11 @@ import {
 /**
  * What the items of one run share: the open tasks by key, read once per source and kept current by
  * the run's own writes, so that many items cost one read (10 points per 100 open tasks), not one
- * each; and the turn of each item. RoutingNode starts every item's request at once, so the items
- * take turns: an item with a key an earlier item just created finds that task. Keyed by the node's
- * static data, an object each execution has its own of.
+ * each. Items take turns (the routing's `writes`): an item with a key an earlier item just created
+ * finds that task. Keyed by the node's static data, an object each execution has its own of.
  */
 interface RunState {
 	open: Map<string, Promise<Map<string, IDataObject[]>>>;
-	turn: Promise<unknown>;
 }
 
 const runs = new WeakMap<object, RunState>();
@@ -39,7 +37,7 @@ const runs = new WeakMap<object, RunState>();
 function runStateOf(context: OperationItem['context']): RunState {
 	const key = context.getWorkflowStaticData('node');
 	let state = runs.get(key);
-	if (!state) runs.set(key, (state = { open: new Map(), turn: Promise.resolve() }));
+	if (!state) runs.set(key, (state = { open: new Map() }));
 	return state;
 }
 
@@ -54,12 +52,9 @@ async function openTasksFor({ context, itemIndex }: OperationItem, run: RunState
 	return await open;
 }
 
-/** Create or Update for one item (its routing): after the items before it, so that a key given twice is one task. */
+/** Create or Update for one item (its routing, whose items take turns, so that a key given twice is one task). */
 export async function upsertOneItem(item: OperationItem): Promise<IDataObject[]> {
-	const run = runStateOf(item.context);
-	const mine = run.turn.then(async () => await upsertItem(item, run));
-	run.turn = mine.catch(() => undefined);
-	return await mine;
+	return await upsertItem(item, runStateOf(item.context));
 }
 
 async function upsertItem(item: OperationItem, run: RunState): Promise<IDataObject[]> {

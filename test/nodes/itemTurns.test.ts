@@ -1,0 +1,93 @@
+/**
+ * One rule for every operation that reads and then writes for each input item (the guards of Event
+ * Create, Schedule in Calendar, Mirror Busy Time, Create or Update): n8n's RoutingNode starts all
+ * items at once, and the node makes them take turns, so the second of two items that want the same
+ * thing sees what the first wrote. One table of operations, one assertion: two items, the second
+ * writes nothing, and the service holds one thing, not two. Run by n8n's real engine against the
+ * sandbox over HTTP.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
+import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
+import { Engine } from '../harness/engine';
+import { sandboxWithFreshLists } from '../harness/freshLists';
+import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
+
+const sandbox = new SandboxClient();
+const engine = new Engine({ ctsEvent: new CtsEvent(), ctsTask: new CtsTask() });
+
+sandboxWithFreshLists(sandbox);
+
+const A = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
+const B = { accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary' };
+const ref = (calendar: typeof A) => `${calendar.accountId}/${calendar.calendarId}`;
+
+async function eventsIn(calendar: typeof A): Promise<IDataObject[]> {
+	const { body } = await sandbox.api('GET', '/v3/events/list', { qs: { accountId: calendar.accountId, calendarIds: calendar.calendarId, start: '2026-11-29T00:00:00Z', end: '2026-12-10T00:00:00Z' } });
+	return body.data.events as IDataObject[];
+}
+
+interface Case {
+	operation: string;
+	type: 'ctsEvent' | 'ctsTask';
+	/** The node's parameters; both items give the same thing. */
+	parameters: () => Promise<IDataObject>;
+	/** What the service holds of it afterwards: one, not two. */
+	held: () => Promise<unknown[]>;
+}
+
+const EVENT_CREATE = { resource: 'event', operation: 'create', ...A, title: 'Review', start: '2026-12-01T10:00:00', endMode: 'duration', duration: 'PT1H', timeZone: 'Europe/Berlin' };
+
+const CASES: Case[] = [
+	{
+		operation: 'Event Create, Skip If It Already Exists',
+		type: 'ctsEvent',
+		parameters: async () => ({ ...EVENT_CREATE, skipIfExists: true }),
+		held: async () => (await eventsIn(A)).filter((event) => event.title === 'Review'),
+	},
+	{
+		operation: 'Event Create, If the Time Is Taken: Skip',
+		type: 'ctsEvent',
+		parameters: async () => ({ ...EVENT_CREATE, ifTimeTaken: 'skip' }),
+		held: async () => (await eventsIn(A)).filter((event) => event.title === 'Review'),
+	},
+	{
+		operation: 'Task Schedule in Calendar',
+		type: 'ctsTask',
+		parameters: async () => {
+			const id = await sandbox.createTask({ title: 'Write report', estimatedDuration: 'PT90M', due: '2026-12-03T17:00:00', timeZone: 'Europe/Berlin' });
+			return { resource: 'task', operation: 'schedule', taskId: { mode: 'id', value: id }, calendarId: { mode: 'list', value: ref(A) }, timeZone: 'Europe/Berlin', notBefore: '2026-12-01T08:00:00' };
+		},
+		held: async () => (await eventsIn(A)).filter((event) => String(event.description ?? '').includes('Task ID:')),
+	},
+	{
+		operation: 'Calendar Mirror Busy Time',
+		type: 'ctsEvent',
+		parameters: async () => {
+			await sandbox.createEvent(timedEvent({ ...A, title: 'Meeting', start: '2026-12-01T09:00:00' }));
+			return { resource: 'calendar', operation: 'mirrorBusyTime', sourceCalendars: [ref(A)], calendarId: { __rl: true, mode: 'list', value: ref(B) }, timeZone: 'Europe/Berlin', start: '2026-11-30T00:00:00', end: '2026-12-07T00:00:00' };
+		},
+		held: async () => (await eventsIn(B)).filter((event) => String(event.description ?? '').startsWith('Busy copy of:')),
+	},
+	{
+		operation: 'Task Create or Update',
+		type: 'ctsTask',
+		parameters: async () => ({ resource: 'task', operation: 'upsert', source: 'sheet', sourceKey: 'row-1', title: 'Row 1' }),
+		held: async () => {
+			const { body } = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '100' } });
+			return (body.data.tasks as IDataObject[]).filter((task) => String(task.description ?? '').includes('Synced from: sheet'));
+		},
+	},
+];
+
+describe('two items that want the same thing, in one run', () => {
+	it.each(CASES.map((entry) => [entry.operation, entry]))('%s: the second sees what the first wrote and writes nothing', async (_name, entry) => {
+		const parameters = await entry.parameters();
+		await sandbox.clearRequests();
+		const { error } = await engine.runNode({ type: entry.type, parameters, items: [{}, {}], timezone: 'Europe/Berlin', credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+		expect(error).toBeUndefined();
+		const writes = (await sandbox.requests()).filter((request) => request.method === 'POST');
+		expect([writes.length, (await entry.held()).length]).toEqual([1, 1]);
+	});
+});
