@@ -5,6 +5,7 @@ import { LIST_REUSE_MS, listIfCached } from '../transport/listCache';
 import type { ServiceContext } from '../transport/credentialUser';
 import { invalidField, quoted, serviceStatus } from '../transport/errors';
 import { listEventsOverWindows } from './eventListing';
+import { eventsOncePerExecution } from './executionEventLists';
 import type { BusyEvent, Interval } from './freeTime';
 import { MAX_WINDOW_MONTHS, RECOMMENDED_WINDOW_MONTHS, splitWindow, type TimeWindow } from '../time/windows';
 import { utcIso } from '../time/dates';
@@ -88,6 +89,8 @@ export interface CalendarReading {
 	zone: string;
 	/** How far busy time outside the range can reach into it (buffers), in ms. */
 	reachMs?: number;
+	/** Lists read once per execution and shared with its later nodes that ask for the same (see `executionEventLists.ts`). */
+	oncePerExecution?: boolean;
 }
 
 export interface CalendarEvents {
@@ -166,7 +169,9 @@ export async function readCalendarEvents(context: ServiceContext, itemIndex: num
 	const events: IDataObject[] = [];
 	for (const [accountId, accountCalendars] of byAccount) {
 		try {
-			events.push(...(await listEventsOverWindows(context, itemIndex, { version: 'v3', accountId, calendarIds: accountCalendars.map((calendar) => calendar.id), windows })));
+			const listing = { accountId, calendarIds: accountCalendars.map((calendar) => calendar.id), windows };
+			const read = async () => await listEventsOverWindows(context, itemIndex, { version: 'v3', ...listing });
+			events.push(...(reading.oncePerExecution ? await eventsOncePerExecution(context, listing, read) : await read()));
 		} catch (error) {
 			const reason = calendarRefusal(error);
 			if (reason === undefined) throw error as NodeApiError;

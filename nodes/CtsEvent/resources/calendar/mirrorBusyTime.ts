@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { writableCalendar } from '../../../shared/calendar/calendarTarget';
 import { calendarName, parseCalendarRef, type CalendarInfo } from '../../../shared/calendar/calendarLists';
+import { noteWritten } from '../../../shared/calendar/executionEventLists';
 import { busyEvents, eventInterval, notBusyReason, type BusyEvent, type Interval } from '../../../shared/calendar/freeTime';
 import { fingerprint, markerLine, readMarker } from '../../../shared/copies/marker';
 import { actionWord, byMarkerKey, planCopies, type CopyComparison, type CopyStep } from '../../../shared/copies/plan';
@@ -156,6 +157,7 @@ async function write(item: OperationItem, target: CalendarInfo, step: CopyStep<W
 	if (step.action === 'unchanged') return copyId;
 	if (step.action === 'remove') {
 		await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/delete', body: { id: copyId, ...where } }, itemIndex);
+		await noteWritten(context, target, { removedId: copyId });
 		return copyId;
 	}
 	const wanted = step.wanted!;
@@ -163,9 +165,12 @@ async function write(item: OperationItem, target: CalendarInfo, step: CopyStep<W
 	if (step.action === 'create') {
 		const created = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/create', body }, itemIndex);
 		const event = ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? (created.data as IDataObject | undefined) ?? created;
+		await noteWritten(context, target, { written: event });
 		return String(event.id ?? '');
 	}
-	await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: copyId, ...body } }, itemIndex);
+	// Update answers the event itself (no `data` envelope).
+	const updated = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: copyId, ...body } }, itemIndex);
+	await noteWritten(context, target, { written: { ...updated, id: updated.id ?? copyId } });
 	return copyId;
 }
 
@@ -203,6 +208,8 @@ export async function mirrorBusyTime(item: OperationItem): Promise<IDataObject[]
 		ownProblem: 'so its copies cannot be found',
 		range: query.range,
 		zone: query.zone,
+		// A two-way mirror's second node reads the same calendars: once per execution.
+		oncePerExecution: true,
 	});
 	const read = new Set(chosen.filter((calendar) => !leftOut.some((entry) => calendarKey(entry.calendar) === calendarKey(calendar))).map(calendarKey));
 	const targetKey = calendarKey(target);

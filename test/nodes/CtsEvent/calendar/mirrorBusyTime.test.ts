@@ -313,6 +313,55 @@ describe('Mirror Busy Time: two calendars mirrored into each other, Preview, err
 		expect(await writes()).toEqual([]);
 	});
 
+	it('both directions in one execution read each calendar once; the second sees the first\'s copies and copies none of them', async () => {
+		const twoWay = () =>
+			run(
+				{ sourceCalendars: [ref(A)], calendarId: { __rl: true, mode: 'list', value: ref(B) } },
+				{ mode: 'trigger', alongside: [{ name: 'B → A', parameters: { resource: 'calendar', operation: 'mirrorBusyTime', sourceCalendars: [ref(B)], calendarId: { __rl: true, mode: 'list', value: ref(A) }, timeZone: 'Europe/Berlin', ...RANGE } }] },
+			);
+		await create({ title: 'Work meeting', start: '2026-12-01T09:00:00' }, A);
+		await create({ title: 'Doctor', start: '2026-12-01T15:00:00' }, B);
+		await create({ title: 'Dentist', start: '2026-12-02T15:00:00' }, B);
+		const lists = async () => (await sandbox.requests()).filter((request) => request.path === '/v3/events/list').map((request) => request.query.accountId);
+		await sandbox.clearRequests();
+		const first = await twoWay();
+		expect(first.error).toBeUndefined();
+		expect(first.items.map((item) => item.json.action)).toEqual(['created']);
+		expect(first.alongside['B → A'].map((item) => item.json.action)).toEqual(['created', 'created']);
+		expect((await lists()).sort()).toEqual([A.accountId, B.accountId]);
+		expect(await copiesIn(A)).toHaveLength(2);
+		expect(await copiesIn(B)).toHaveLength(1);
+
+		// The next execution reads afresh: an event added since is copied, nothing else is written.
+		await create({ title: 'Late', start: '2026-12-03T18:00:00' }, A);
+		await sandbox.clearRequests();
+		const second = await twoWay();
+		expect(second.items.map((item) => item.json.action).sort()).toEqual(['created', 'unchanged']);
+		expect(second.alongside['B → A'].map((item) => item.json.action)).toEqual(['unchanged', 'unchanged']);
+		expect((await lists()).sort()).toEqual([A.accountId, B.accountId]);
+		expect(await writes()).toEqual(['/v3/events/create']);
+		expect(await copiesIn(A)).toHaveLength(2);
+		expect(await copiesIn(B)).toHaveLength(2);
+	});
+
+	it('a second item of the same execution sees what the first wrote: created, moved and removed copies, no list read twice, nothing written twice', async () => {
+		const moving = await create({ title: 'Moves', start: '2026-12-01T09:00:00' });
+		const cancelled = await create({ title: 'Cancelled', start: '2026-12-02T09:00:00' });
+		expect((await run()).error).toBeUndefined();
+		await sandbox.api('POST', '/v3/events/update', { body: { id: moving.id, ...A, start: '2026-12-01T11:00:00', duration: 'PT1H', timeZone: 'Europe/Berlin', showWithoutTime: false } });
+		await sandbox.api('POST', '/v3/events/delete', { body: { id: cancelled.id, ...A } });
+		await create({ title: 'New', start: '2026-12-03T09:00:00' });
+		await sandbox.clearRequests();
+		const { items, error } = await run({}, { items: [{}, {}] });
+		expect(error).toBeUndefined();
+		const byItem = (index: number) => items.filter((item) => item.pairedItem && (item.pairedItem as { item: number }).item === index).map((item) => item.json.action).sort();
+		expect(byItem(0)).toEqual(['created', 'moved', 'removed']);
+		expect(byItem(1)).toEqual(['unchanged', 'unchanged']);
+		expect((await writes()).sort()).toEqual(['/v3/events/create', '/v3/events/delete', '/v3/events/update']);
+		expect((await sandbox.requests()).filter((request) => request.path === '/v3/events/list').map((request) => request.query.accountId).sort()).toEqual([A.accountId, B.accountId]);
+		expect((await copiesIn(B)).map(instants).sort()).toEqual(['2026-12-01T10:00:00.000Z/2026-12-01T11:00:00.000Z', '2026-12-03T08:00:00.000Z/2026-12-03T09:00:00.000Z']);
+	});
+
 	it('as a published workflow runs it: three runs, writes on the first only', async () => {
 		await create({ title: 'One', start: '2026-12-01T09:00:00' });
 		await create({ title: 'Two', start: '2026-12-02T09:00:00', duration: 'PT2H' });
