@@ -309,16 +309,17 @@ function mirrorBusyTimeWorkflow(prefix, credentials) {
 	return {
 		name: MIRROR_EXAMPLE,
 		nodes: [
-			node('Every 15 Minutes', 'n8n-nodes-base.scheduleTrigger', 1.2, [0, 300], { rule: { interval: [{ field: 'minutes', minutesInterval: 15 }] } }),
-			node('Work → Personal', `${prefix}.ctsEvent`, 1, [240, 300], mirror(work, personal), apiCredential(credentials)),
-			node('Personal → Work', `${prefix}.ctsEvent`, 1, [480, 300], mirror(personal, work), apiCredential(credentials)),
+			node('Every 15 Minutes', 'n8n-nodes-base.scheduleTrigger', 1.2, [0, 420], { rule: { interval: [{ field: 'minutes', minutesInterval: 15 }] } }),
+			node('Work → Personal', `${prefix}.ctsEvent`, 1, [260, 320], mirror(work, personal), apiCredential(credentials)),
+			node('Personal → Work', `${prefix}.ctsEvent`, 1, [260, 520], mirror(personal, work), apiCredential(credentials)),
 			note(
 				"## Keep work and personal calendars from double-booking\nOnce **Published**, every 15 minutes: **Work → Personal** copies each busy event of today and the next 14 days into the personal calendar as a `Busy` block without its details, and **Personal → Work** does the other way. Nothing changed: nothing is written. A moved event moves its copy; a cancelled, declined or deleted one removes it. Copies are never copied back. What a run costs: [the point budget](https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries).\n\nPick your calendars in both nodes; turn on **Preview** to see the plan without writing.",
 				[-40, -40],
 				[620, 300],
 			),
 		],
-		connections: link('Every 15 Minutes', 'Work → Personal', 'Personal → Work'),
+		// Both from the trigger's one item: a node after the other would run once per item the first outputs.
+		connections: { 'Every 15 Minutes': { main: [[{ node: 'Work → Personal', type: 'main', index: 0 }, { node: 'Personal → Work', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
-import { EXAMPLE_CREDENTIALS, exampleWorkflows, MIRROR_EXAMPLE, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
+import { EXAMPLE_CREDENTIALS, exampleWorkflows, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
@@ -556,14 +556,9 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		const tab = await page.context().newPage();
 		const ids = new Map();
 		// Twice, as a newcomer tries them: a run from the editor never waits long for the budget (it would
-		// fail at once instead), so two green rounds show both fit the starter account's 300 points. The
-		// mirror example runs once: it is a job to publish (every 15 minutes, 40 to 60 points a run: a list
-		// per account of each of its two nodes), and a second run beside the other six's second round would
-		// pass 300 points (about 310 to 330). Its repeated runs, 0 writes when nothing changed, are
-		// test/e2e/mirror-example.test.mjs's.
+		// fail at once instead), so two green rounds show both fit the starter account's 300 points.
 		for (const round of [1, 2]) {
 			for (const workflow of examples) {
-				if (round === 2 && workflow.name === MIRROR_EXAMPLE) continue;
 				if (!ids.has(workflow.name)) ids.set(workflow.name, (await n8n.rest.createWorkflow(workflow)).id);
 				const id = ids.get(workflow.name);
 				await tab.goto(`${n8n.server.url}/workflow/${id}`);
@@ -588,7 +583,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 			}
 		}
 		const spent = (await sandbox.requests()).filter((call) => call.path.startsWith('/v3/')).reduce((sum, call) => sum + call.points, 0);
-		console.log(`two rounds of the ${examples.length - 1} examples and one of the mirror example from the editor: ${spent} points of the API key's 300`);
+		console.log(`two rounds of the ${examples.length} examples from the editor: ${spent} points of the API key's 300`);
 		assert.ok(spent <= 300, `the runs cost ${spent} points`);
 		await tab.close();
 	});

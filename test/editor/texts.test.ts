@@ -196,4 +196,14 @@ describe('links into the README', () => {
 	it.each(links)('%s: %s is a heading of the README', (_file, anchor) => {
 		expect(anchors).toContain(anchor.slice(1));
 	});
+
+	it('every link of the README to a section of its own reaches a heading', () => {
+		const own = [...readme.matchAll(/\]\(#([\w-]+)\)/g)].map((match) => match[1]);
+		expect(own.length).toBeGreaterThan(5);
+		expect(own.filter((anchor) => !anchors.has(anchor))).toEqual([]);
+	});
+
+	it('the README stays a user\'s page: at most 45,000 bytes (reference detail lives in docs/)', () => {
+		expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(45_000);
+	});
 });
