@@ -527,6 +527,22 @@ export const MCP_TOOLS = [
 		},
 	},
 	{
+		name: 'add_task_unless_there',
+		type: 'ctsTask',
+		description:
+			"Add a task for something the user must do, unless a task for it is already there, found by its key (e.g. an e-mail's Message-ID or a ticket URL): the first call creates the task, a later call with the same key updates only what differs and never makes a second one. Returns action (created, updated or unchanged), taskId and title.",
+		parameters: {
+			resource: 'task',
+			operation: 'upsert',
+			sourceKey: ai('key', "What identifies the thing the task is for, e.g. an e-mail's Message-ID or a ticket URL: the same key always means the same task"),
+			title: ai('title', 'Title of the task, at least 1 character'),
+			syncFields: {
+				due: ai('due', `When the task is due: ${LOCAL_TIME}. Empty string: no due date`, 'string', ''),
+				timeZone: ai('timeZone', 'IANA time zone of the due date, e.g. Europe/Berlin. Empty string: the time zone of the workflow', 'string', ''),
+			},
+		},
+	},
+	{
 		name: 'list_my_tasks',
 		type: 'ctsTask',
 		description: 'List the user\'s open tasks (completed and deleted tasks are not listed), oldest change first. Returns each task with its id, title, due date, priority and progress.',

@@ -132,6 +132,16 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		assert.equal(createdTask.timeZone, 'Europe/Berlin');
 		assert.equal(createdTask['@type'], undefined, 'the simplified task');
 
+		// Called twice with the same key, as an agent retrying would: one task.
+		const added = await call('add_task_unless_there', { key: '<CAF1x9@mail.example.com>', title: 'Answer Ann', due: '2026-12-02T12:00:00', timeZone: 'Europe/Berlin' });
+		assert.equal(added.isError, false, added.text);
+		assert.deepEqual([added.json[0].action, added.json[0].title], ['created', 'Answer Ann']);
+		assert.equal(added.sent.filter((request) => request.path === '/v3/tasks/create').length, 1);
+		const again = await call('add_task_unless_there', { key: '<CAF1x9@mail.example.com>', title: 'Answer Ann', due: '2026-12-02T12:00:00', timeZone: 'Europe/Berlin' });
+		assert.equal(again.isError, false, again.text);
+		assert.deepEqual([again.json[0].action, again.json[0].taskId], ['unchanged', added.json[0].taskId]);
+		assert.deepEqual(again.sent.filter((request) => request.method === 'POST'), []);
+
 		const tasks = await call('list_my_tasks', {});
 		assert.equal(tasks.isError, false, tasks.text);
 		assert.ok(tasks.json.some((listed) => listed.id === createdTask.id && listed.title === 'Send the report'));
