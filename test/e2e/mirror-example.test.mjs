@@ -13,18 +13,9 @@ import { after, before, describe, it } from 'node:test';
 import { MIRROR_EXAMPLE } from '../../scripts/examples.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { startLoggedIn } from './support/npmStart.mjs';
+import { waitFor } from './support/restarts.mjs';
 
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(check, timeoutMs, what) {
-	const until = Date.now() + timeoutMs;
-	for (;;) {
-		const result = await check();
-		if (result) return result;
-		if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-		await sleep(500);
-	}
-}
 
 // The example's calendars (scripts/examples.mjs): work → personal, personal → work.
 const WORK = { accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary' };

@@ -16,18 +16,9 @@ import { after, before, describe, it } from 'node:test';
 import { exampleFilesDir, SYNC_EXAMPLES, SYNC_SOURCES } from '../../scripts/examples.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { startLoggedIn } from './support/npmStart.mjs';
+import { waitFor } from './support/restarts.mjs';
 
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(check, timeoutMs, what) {
-	const until = Date.now() + timeoutMs;
-	for (;;) {
-		const result = await check();
-		if (result) return result;
-		if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-		await sleep(1000);
-	}
-}
 
 describe('the sync examples of npm start in n8n 2.41.1', () => {
 	let stateDir;
