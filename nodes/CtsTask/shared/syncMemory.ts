@@ -80,6 +80,11 @@ function copyOf(memory: SourceMemory): SourceMemory {
  */
 const handedOver = new Map<string, SourceMemory>();
 
+/** Forgets the memories handed over in this process, as a restart of n8n does. */
+export function forgetHandedOver(): void {
+	handedOver.clear();
+}
+
 export interface MemoryPlace {
 	staticData: IDataObject;
 	source: string;
@@ -93,7 +98,9 @@ export interface MemoryPlace {
 /** The memory a run starts from, and why it must read every open task when it must. */
 export function loadMemory(place: MemoryPlace): { memory: SourceMemory; fullReadBecause?: FullReadReason } {
 	const { staticData, source, account, manual, executionId } = place;
-	const stored = (staticData.syncedTasks as Record<string, unknown> | undefined)?.[source] as Partial<SourceMemory> | Record<string, [string, string]> | undefined;
+	let stored = (staticData.syncedTasks as Record<string, unknown> | undefined)?.[source] as Partial<SourceMemory> | Record<string, [string, string]> | undefined;
+	const newer = manual ? undefined : handedOver.get(`${place.owner}|${source}`);
+	if (newer && (stored?.format !== FORMAT || newer.storedAt > (stored as SourceMemory).storedAt)) stored = newer;
 	if (!stored) return { memory: emptyMemory(account), fullReadBecause: manual ? 'manual' : 'first' };
 	if ((stored as Partial<SourceMemory>).format !== FORMAT) {
 		// key → [task ID, source fingerprint] of the keys of the last run: their tasks' state is learnt by the full read.
@@ -103,9 +110,7 @@ export function loadMemory(place: MemoryPlace): { memory: SourceMemory; fullRead
 		}
 		return { memory, fullReadBecause: manual ? 'manual' : 'older' };
 	}
-	let memory = copyOf(stored as SourceMemory);
-	const newer = manual ? undefined : handedOver.get(`${place.owner}|${source}`);
-	if (newer && newer.storedAt > memory.storedAt) memory = copyOf(newer);
+	const memory = copyOf(stored as SourceMemory);
 	if (memory.account !== account) return { memory: emptyMemory(account), fullReadBecause: manual ? 'manual' : 'account' };
 	// The items of one manual run share its first full read (n8n keeps the memory during the run).
 	if (manual && (!executionId || memory.execution !== executionId)) return { memory, fullReadBecause: 'manual' };

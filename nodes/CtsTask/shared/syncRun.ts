@@ -269,22 +269,22 @@ class SyncRound {
 			this.notices.push(`Could not check for tasks another run created at the same moment (${reason}): the next run checks`);
 			return;
 		}
-		const ownTasks = new Map(created.map((outcome) => [outcome.taskId, outcome]));
+		const ownTasks = new Set(created.map((outcome) => outcome.taskId));
 		for (const duplicate of duplicates) {
 			const removed = await this.carryOut(duplicate);
-			const own = ownTasks.get(duplicate.taskId);
-			if (!own || removed.error) {
-				this.outcomes.push(removed);
-				continue;
-			}
-			// This run's own new task lost to an older one: its item reports the kept task.
-			own.decision = {
-				...own.decision,
+			if (!ownTasks.has(duplicate.taskId) || removed.error) this.outcomes.push(removed);
+		}
+		// An item whose new task lost to an older one (removed by this run or another) reports the task kept.
+		for (const outcome of created) {
+			const kept = this.knowledge.open.get(outcome.decision.key)?.[0];
+			if (!kept || String(kept.id) === outcome.taskId) continue;
+			outcome.decision = {
+				...outcome.decision,
 				action: 'unchanged',
 				changes: {},
-				reason: `Another run created a task for this key at the same moment: the older one, ${String(duplicate.duplicateOf)}, is kept and the one this run created (${String(duplicate.taskId)}) was deleted`,
+				reason: `Another run created a task for this key at the same moment: the older one, ${String(kept.id)}, is kept and the one this run created (${String(outcome.taskId)}) was deleted`,
 			};
-			own.taskId = duplicate.duplicateOf;
+			outcome.taskId = String(kept.id);
 		}
 	}
 }
