@@ -5,7 +5,7 @@ import { serviceStatus, toNodeError } from '../../shared/transport/errors';
 import { inTurn, type OperationItem } from '../../shared/transport/itemOperation';
 import { isOpenTask, readSyncMarker } from '../../shared/tasks/syncMarker';
 import type { TaskCursor } from '../../shared/tasks/taskPaging';
-import { accountTag, FULL_READ_NOTICES, loadMemory, storeMemory, today, type MemoryPlace, type SourceMemory } from './syncMemory';
+import { accountTag, FULL_READ_NOTICES, LEFT_BY_SYNC, loadMemory, storeMemory, today, type KeyMemory, type MemoryPlace, type SourceMemory } from './syncMemory';
 import {
 	carryOut,
 	decide,
@@ -91,6 +91,16 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
 	// what both create at once is found by the check after creating.
 	if (manual) return await new SyncRound(context, options, place).run();
 	return await inTurn(`sync|${account}|${options.source}`, async () => await new SyncRound(context, options, place).run());
+}
+
+/**
+ * The memory of a key whose task a read found closed: completed by a sync because the key had left
+ * the input (its key line says so), it is reopened when the key comes back; completed or deleted in
+ * the app, it stays so while its item is unchanged.
+ */
+function closedEntry(entry: KeyMemory, task: IDataObject): KeyMemory {
+	const leftBySync = readSyncMarker(task)?.sourceFingerprint === LEFT_BY_SYNC && task.deleted !== true;
+	return [entry[0], leftBySync ? LEFT_BY_SYNC : entry[1], 0, entry[3]];
 }
 
 class SyncRound {
@@ -181,7 +191,7 @@ class SyncRound {
 			if (inInput.has(key) || entry[2] === 0) continue;
 			const task = this.knowledge.open.get(key)?.[0] ?? (await this.readOwnTask(entry[0], key));
 			if (task && isOpenTask(task)) decisions.push(decideForMissing(task, mode));
-			else if (task) entry[2] = 0;
+			else if (task) this.memory.keys[key] = closedEntry(entry, task);
 			else delete this.memory.keys[key];
 		}
 		return decisions;
@@ -214,19 +224,19 @@ class SyncRound {
 	}
 
 	/**
-	 * The write of a decision. A duplicate another run removed a moment before is not an error:
-	 * the update of a deleted task answers 400, and a read then shows it closed.
+	 * The write of a decision. A task no longer in the input, or a second task of a key, that another
+	 * run completed or removed a moment before is not an error: the update of a deleted task answers
+	 * 400, and a read then shows it closed.
 	 */
 	private async write(decision: Decision): Promise<string | undefined> {
 		const itemIndex = decision.itemIndex ?? this.itemIndex;
-		if (!decision.duplicateOf) return await carryOut(this.context, decision, this.knowledge, itemIndex);
 		try {
 			return await carryOut(this.context, decision, this.knowledge, itemIndex);
 		} catch (error) {
-			if (serviceStatus(error) !== 400) throw error;
+			if (decision.itemIndex !== undefined || serviceStatus(error) !== 400) throw error;
 			const now = await readTaskById(this.context, String(decision.taskId), itemIndex);
 			if (now && isOpenTask(now)) throw error;
-			decision.reason = `${decision.reason ?? ''}; another run had removed it already`;
+			decision.reason = `${decision.reason ?? ''}; another run had done so already`;
 			return decision.taskId;
 		}
 	}
@@ -240,7 +250,11 @@ class SyncRound {
 			delete keys[decision.key];
 			return;
 		}
-		if (!taskId || decision.remember === undefined) return;
+		if (!taskId || decision.remember === undefined) {
+			// Nothing to remember of it (a done item whose task is gone): forgotten, so its return is a new item.
+			if (decision.itemIndex !== undefined && known) delete keys[decision.key];
+			return;
+		}
 		const open = decision.after ? !decision.after.done && !decision.after.deleted : (decision.openTask ?? known?.[2] === 1);
 		// The day a key was last in the input: a task completed because its key left keeps the day it left.
 		const day = decision.itemIndex === undefined ? (known?.[3] ?? today()) : today();

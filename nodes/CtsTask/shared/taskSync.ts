@@ -295,13 +295,16 @@ export async function decide(wanted: Wanted, knowledge: SyncKnowledge): Promise<
 			}
 			return decideForTask(wanted, earlier, await withTags(wanted, knowledge), notices, true);
 		}
-		if (wanted.values.done !== true) {
-			notices.push(
-				earlier
-					? 'The task was deleted in the service; the source item changed since, so it is created again'
-					: 'The task made for this key no longer exists or no longer carries its key line: it is created again',
-			);
+		if (wanted.values.done === true) {
+			// Remembered as it is now, so that the item changed back later is still a change.
+			const reason = `The source item is done and its task was ${earlier ? 'deleted in the service' : 'removed'}: nothing to create`;
+			return { ...base, action: 'unchanged', taskId: earlier ? taskId : undefined, sourceFingerprint: wanted.sourceFingerprint, reason, remember: earlier ? wanted.sourceFingerprint : undefined, openTask: false };
 		}
+		notices.push(
+			earlier
+				? 'The task was deleted in the service; the source item changed since, so it is created again'
+				: 'The task made for this key no longer exists or no longer carries its key line: it is created again',
+		);
 	}
 	if (wanted.values.done === true) {
 		return { ...base, action: 'unchanged', sourceFingerprint: wanted.sourceFingerprint, reason: 'The source item is done and has no open task: nothing to create' };
