@@ -24,6 +24,8 @@ export interface SourceMemory {
 	account: string;
 	/** Where the last read of the open tasks ended: the next run reads only what changed after it. */
 	cursor: TaskCursor;
+	/** How many open tasks the account had at the last read of every open task: what another such read would cost. */
+	accountOpenTasks?: number;
 	/** When it was stored (ms since 1970), to tell the newer of two memories apart. */
 	storedAt: number;
 	/** The execution that stored it: the items of one manual run share the run's one full read. */
@@ -50,13 +52,14 @@ export function today(now = Date.now()): number {
 }
 
 /** Why a run reads every open task rather than what changed since the last run. */
-export type FullReadReason = 'first' | 'manual' | 'account' | 'older';
+export type FullReadReason = 'first' | 'manual' | 'account' | 'older' | 'many';
 
 export const FULL_READ_NOTICES: Record<FullReadReason, string> = {
 	first: 'First run for this source: every open task was read once; later runs of the published workflow read only what changed',
 	manual: "A manual run reads every open task: n8n keeps nothing a manual run remembers; the published workflow's runs read only what changed",
 	account: 'The memory was of another account: every open task was read once',
 	older: 'The memory was kept by an older version of the node: every open task was read once',
+	many: 'So many items changed that reading every open task once cost less than reading each of their tasks',
 };
 
 /** The account part of a credential's user key that the memory keeps. */

@@ -4,7 +4,8 @@ import { credentialUserKey } from '../../shared/transport/credentialUser';
 import { serviceStatus, toNodeError } from '../../shared/transport/errors';
 import { inTurn, type OperationItem } from '../../shared/transport/itemOperation';
 import { isOpenTask, readSyncMarker } from '../../shared/tasks/syncMarker';
-import type { TaskCursor } from '../../shared/tasks/taskPaging';
+import { COST_TABLE } from '../../shared/pacing/costModel';
+import { TASK_PAGE_SIZE, type TaskCursor } from '../../shared/tasks/taskPaging';
 import { accountTag, FULL_READ_NOTICES, LEFT_BY_SYNC, loadMemory, storeMemory, today, type KeyMemory, type MemoryPlace, type SourceMemory } from './syncMemory';
 import {
 	carryOut,
@@ -105,7 +106,7 @@ function closedEntry(entry: KeyMemory, task: IDataObject): KeyMemory {
 
 class SyncRound {
 	private readonly memory: SourceMemory;
-	private readonly fullReadBecause;
+	private fullReadBecause;
 	private readonly knowledge: SyncKnowledge;
 	private readonly itemIndex: number;
 	private readonly notices: string[] = [];
@@ -135,8 +136,12 @@ class SyncRound {
 	async run(): Promise<SyncRunResult> {
 		const { options, memory } = this;
 		if (this.mustRead()) {
+			if (!this.fullReadBecause && this.readsById() > this.fullReadCalls() * COST_TABLE.list) this.fullReadBecause = 'many';
 			const start = await readOpenTasksSince(this.context, this.fullReadBecause ? FROM_THE_START : memory.cursor, this.itemIndex);
-			if (this.fullReadBecause) this.notices.push(`${FULL_READ_NOTICES[this.fullReadBecause]} (${start.listCalls} list ${start.listCalls === 1 ? 'call' : 'calls'})`);
+			if (this.fullReadBecause) {
+				this.notices.push(`${FULL_READ_NOTICES[this.fullReadBecause]} (${start.listCalls} list ${start.listCalls === 1 ? 'call' : 'calls'})`);
+				memory.accountOpenTasks = start.tasks.length;
+			}
 			memory.cursor = start.cursor;
 			this.decisions.push(...(await this.learn(start.tasks, this.fullReadBecause !== undefined)));
 		}
@@ -149,6 +154,30 @@ class SyncRound {
 			storeMemory(this.place, memory);
 		}
 		return { outcomes: this.outcomes, notices: this.notices };
+	}
+
+	/**
+	 * At most how many remembered tasks the run would read by ID (1 point each): those of changed
+	 * items, and those of keys no longer in the input that it would complete or delete. When that is
+	 * more than reading every open task costs, the run reads every open task instead.
+	 */
+	private readsById(): number {
+		const { options, memory } = this;
+		let reads = options.wanted.filter((wanted) => {
+			const remembered = memory.keys[wanted.key];
+			return remembered !== undefined && remembered[1] !== wanted.sourceFingerprint;
+		}).length;
+		if (options.missing === 'complete' || options.missing === 'delete') {
+			const inInput = new Set(options.wanted.map((wanted) => wanted.key));
+			reads += Object.entries(memory.keys).filter(([key, entry]) => entry[2] === 1 && !inInput.has(key)).length;
+		}
+		return reads;
+	}
+
+	/** The list calls a read of every open task takes, by what the last one found (and the open tasks the memory knows). */
+	private fullReadCalls(): number {
+		const open = Math.max(this.memory.accountOpenTasks ?? 0, Object.values(this.memory.keys).filter((entry) => entry[2] === 1).length);
+		return Math.floor(open / TASK_PAGE_SIZE) + 1;
 	}
 
 	/** Whether the run starts with a read of the open tasks (see {@link SyncRunOptions.read}). */

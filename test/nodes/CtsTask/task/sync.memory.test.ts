@@ -158,6 +158,19 @@ describe('What a published run reads', () => {
 		expect(await requests()).toEqual(['GET /v3/tasks/list since', 'GET /v3/tasks', 'GET /v3/tasks', 'POST /v3/tasks/update', 'POST /v3/tasks/update']);
 	});
 
+	it('Sync Tasks: when most items changed (a field newly mapped), one read of every open task costs less than reading each task', async () => {
+		const wf = published();
+		const items = Array.from({ length: 30 }, (_unused, index) => item(`K-${index}`));
+		await sync(items, wf);
+		await sandbox.clearRequests();
+		const renamed = await sync(items.map((entry) => ({ ...entry, title: `${entry.title}, renamed` })), wf);
+		expect(json(renamed).map((entry) => entry.action)).toEqual(Array(30).fill('updated'));
+		expect(json(renamed)[0].notices).toEqual([expect.stringMatching(/^So many items changed that reading every open task once cost less/)]);
+		const lines = await requests();
+		expect(lines.filter((line) => line.startsWith('GET'))).toEqual(['GET /v3/tasks/list']);
+		expect(lines.filter((line) => line === 'POST /v3/tasks/update')).toHaveLength(30);
+	});
+
 	it('Create or Update: an unchanged item costs nothing, a changed one a read by ID and the write, a new key a list of the changes, the create and the check', async () => {
 		const wf = published();
 		await run('upsert', [item('mail:1')], wf);
