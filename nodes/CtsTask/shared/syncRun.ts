@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, NodeApiError } from 'n8n-workflow';
 
 import { credentialUserKey } from '../../shared/transport/credentialUser';
 import { serviceStatus, toNodeError } from '../../shared/transport/errors';
@@ -262,9 +262,9 @@ class SyncRound {
 		try {
 			return await carryOut(this.context, decision, this.knowledge, itemIndex);
 		} catch (error) {
-			if (decision.itemIndex !== undefined || serviceStatus(error) !== 400) throw error;
+			if (decision.itemIndex !== undefined || serviceStatus(error) !== 400) throw error as NodeApiError;
 			const now = await readTaskById(this.context, String(decision.taskId), itemIndex);
-			if (now && isOpenTask(now)) throw error;
+			if (now && isOpenTask(now)) throw error as NodeApiError;
 			decision.reason = `${decision.reason ?? ''}; another run had done so already`;
 			return decision.taskId;
 		}
