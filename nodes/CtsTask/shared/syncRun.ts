@@ -95,12 +95,14 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
 }
 
 /**
- * The memory of a key whose task a read found closed: completed by a sync because the key had left
- * the input (its key line says so), it is reopened when the key comes back; completed or deleted in
- * the app, it stays so while its item is unchanged.
+ * The memory of a key whose task a read found closed. Closed by a sync because the key had left
+ * the input (its key line says so): completed, it is reopened when the key comes back; deleted, the
+ * key is forgotten (it comes back as a new item), as the run that deleted it left it. Completed or
+ * deleted in the app: it stays so while its item is unchanged.
  */
-function closedEntry(entry: KeyMemory, task: IDataObject): KeyMemory {
-	const leftBySync = readSyncMarker(task)?.sourceFingerprint === LEFT_BY_SYNC && task.deleted !== true;
+function closedEntry(entry: KeyMemory, task: IDataObject): KeyMemory | undefined {
+	const leftBySync = readSyncMarker(task)?.sourceFingerprint === LEFT_BY_SYNC;
+	if (leftBySync && task.deleted === true) return undefined;
 	return [entry[0], leftBySync ? LEFT_BY_SYNC : entry[1], 0, entry[3]];
 }
 
@@ -219,8 +221,9 @@ class SyncRound {
 		for (const [key, entry] of Object.entries(this.memory.keys)) {
 			if (inInput.has(key) || entry[2] === 0) continue;
 			const task = this.knowledge.open.get(key)?.[0] ?? (await this.readOwnTask(entry[0], key));
+			const closed = task && !isOpenTask(task) ? closedEntry(entry, task) : undefined;
 			if (task && isOpenTask(task)) decisions.push(decideForMissing(task, mode));
-			else if (task) this.memory.keys[key] = closedEntry(entry, task);
+			else if (closed) this.memory.keys[key] = closed;
 			else delete this.memory.keys[key];
 		}
 		return decisions;
