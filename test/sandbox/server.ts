@@ -59,6 +59,8 @@ export interface SandboxOptions {
 	dataFile?: string;
 	/** Routes added to {@link defaultRoutes} for this instance. */
 	routes?: Route[];
+	/** How many requests `GET /_sandbox/requests` keeps (default 10,000; the oldest are dropped). */
+	requestLogCapacity?: number;
 }
 
 export interface Sandbox extends SandboxState {
@@ -81,7 +83,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clock: new Clock(),
 		limiter: new Limiter(),
 		faults: new Faults(),
-		requestLog: new RequestLog(),
+		requestLog: new RequestLog(options.requestLogCapacity),
 	};
 	const router = new Router([...defaultRoutes, ...(options.routes ?? [])]);
 
