@@ -722,13 +722,13 @@ const SECTIONS: Record<string, () => Promise<void>> = {
 	'9': async () => await sectionFreeTime(rows, log),
 	'10': async () => await sectionBudgetJob(engine, sandbox, rows, log, WINDOW_SECONDS),
 	'11': async () => {
-		// A second sandbox: the two jobs compared run side by side, each with its own budget and request log.
-		const second = new SandboxProcess();
-		await second.start();
+		// Two more sandboxes: the three jobs compared run side by side, each with its own budget and request log.
+		const others = [new SandboxProcess(), new SandboxProcess()];
+		for (const other of others) await other.start();
 		try {
-			await sectionSyncJob(engine, [sandbox, second], rows, log, WINDOW_SECONDS);
+			await sectionSyncJob(engine, [sandbox, ...others], rows, log, WINDOW_SECONDS);
 		} finally {
-			await second.stop();
+			for (const other of others) await other.stop();
 		}
 	},
 };

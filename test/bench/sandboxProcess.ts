@@ -22,7 +22,8 @@ export class SandboxProcess extends SandboxClient {
 	override async start(): Promise<void> {
 		const main = join(__dirname, '..', 'sandbox', 'main.js');
 		const child = spawn(process.execPath, [main], {
-			env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DATA: '', SANDBOX_HOST: '127.0.0.1' },
+			// The request log keeps a run of 10,000 items whole (section 11 counts every call of a run).
+			env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DATA: '', SANDBOX_HOST: '127.0.0.1', SANDBOX_REQUEST_LOG: '50000' },
 			stdio: ['ignore', 'pipe', 'inherit'],
 		});
 		this.child = child;

@@ -26,10 +26,12 @@ function distNode(file: string, name: string): NodeClass {
 	return (require(join(ROOT, 'dist', 'nodes', file)) as Record<string, NodeClass>)[name];
 }
 
-/** Forgets the point budgets the compiled nodes learnt, as a restart of n8n does (after a sandbox reset). */
+/** Forgets the point budgets the compiled nodes learnt and the syncs' memories handed over, as a restart of n8n does (after a sandbox reset). */
 export function forgetDistBudgets(): void {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	/* eslint-disable @typescript-eslint/no-require-imports */
 	(require(join(ROOT, 'dist', 'nodes', 'shared', 'pacing', 'triggerPacing.js')) as { forgetPacing: () => void }).forgetPacing();
+	(require(join(ROOT, 'dist', 'nodes', 'CtsTask', 'shared', 'syncMemory.js')) as { forgetHandedOver: () => void }).forgetHandedOver();
+	/* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 export const CtsTask = distNode('CtsTask/CtsTask.node.js', 'CtsTask');

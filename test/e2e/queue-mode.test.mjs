@@ -15,6 +15,9 @@
  * 4. Two bulk jobs of one user at once, one on each worker, against the user's point budget with
  *    a window longer than a minute: every item done, each task created once (the 429s it cost are
  *    printed: each worker paces by its own reading of the same answers).
+ * 5. Two runs of a published Sync Tasks workflow that overlap on the two workers (250 rows at 100
+ *    points per 20 s, the second started 25 s after the first): 250 open tasks for 250 keys, and a
+ *    third run writes nothing (support/syncOverlap.mjs).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -45,6 +48,7 @@ import {
 	RESTART_SCALE,
 } from './support/restarts.mjs';
 import { startSandbox } from './support/sandbox.mjs';
+import { overlapSyncWorkflow, runOverlapScenario } from './support/syncOverlap.mjs';
 import { CREDENTIALS, credentialsFile, withWebhookStart } from './support/workflows.mjs';
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
@@ -264,6 +268,31 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		assert.equal(failedItems, 0);
 		assert.equal(new Set(created).size, created.length, 'each task created once');
 		assert.ok(executions.every((execution) => execution.status === 'success'));
+	});
+
+	it('5. two runs of a published sync that overlap, on the two workers, leave one task per key; a third run writes nothing', async () => {
+		// The queue may give both runs to one worker (they then take turns there): the scenario runs again,
+		// with a new Source each time, until the two overlapping runs were on both workers.
+		for (let attempt = 1; attempt <= 3; attempt++) {
+			const workflow = overlapSyncWorkflow(PACKAGE_NAME, `ctsSyncOverlap0${attempt}`);
+			await publish([workflow]);
+			const { overlapping } = await runOverlapScenario({
+				post: async (rows) => {
+					await waitFor(
+						async () => (await fetch(`${stack.main.url}/webhook/${workflow.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) })).status === 200,
+						60_000,
+						'the sync webhook',
+					);
+				},
+				executions: async () => await rest.listAllExecutions(workflow.id),
+				sandbox: sandbox.url,
+			});
+			await sandbox.reset();
+			const workers = overlapping.map((execution) => ranOn.get(String(execution.id)) ?? 'main');
+			console.log(`sync overlap, attempt ${attempt}: the two runs on ${workers.join(' and ')}`);
+			if (new Set(workers).size === 2) return;
+		}
+		assert.fail('the two overlapping runs never ran on both workers');
 	});
 
 	/** Posts two jobs of 30 tasks at once under 30 points per 65 s and waits for both executions. */

@@ -7,6 +7,9 @@
  *   does not come back out of the trigger: over three polls, one delivery and 0 echoes.
  * The sync runs as the editor's "Execute workflow" starts it (its schedule is every 15 minutes);
  * the trigger polls on its own, as published.
+ * - Two runs of a published Sync Tasks workflow that overlap (250 rows at 100 points per 20 s, the
+ *   second started 25 s after the first) leave 250 open tasks for 250 keys, and a third run writes
+ *   nothing (support/syncOverlap.mjs; the same in queue mode, queue-mode.test.mjs).
  */
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,8 +18,10 @@ import { after, before, describe, it } from 'node:test';
 
 import { exampleFilesDir, SYNC_EXAMPLES, SYNC_SOURCES } from '../../scripts/examples.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
 import { startLoggedIn } from './support/npmStart.mjs';
 import { waitFor } from './support/restarts.mjs';
+import { overlapSyncWorkflow, runOverlapScenario } from './support/syncOverlap.mjs';
 
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -152,6 +157,22 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		assert.equal((await deliveries()).length, 1, '0 echoes: the sync\'s own completion is not delivered');
 		assert.deepEqual((await rows()).map((row) => [row.id, row.done]), [[first.id, true], [second.id, true], [third.id, false]]);
 		assert.deepEqual([...(await openTasksOf(SYNC_SOURCES.table)).keys()], [String(third.id)]);
+		await rest.deactivateWorkflow(id);
+	});
+
+	it('two runs of a published sync that overlap leave one task per key, and a third run writes nothing', async () => {
+		const apiCredential = (await rest.listCredentials()).find((credential) => credential.type === 'ctsApi');
+		const workflow = overlapSyncWorkflow(PACKAGE_NAME);
+		for (const node of workflow.nodes) if (node.credentials) node.credentials = { ctsApi: { id: apiCredential.id, name: apiCredential.name } };
+		const { id } = await rest.createWorkflow(workflow);
+		await rest.activateWorkflow(id);
+		const webhook = `${rest.baseUrl}/webhook/${workflow.id}`;
+		await runOverlapScenario({
+			// The webhook is served once the publication has registered it.
+			post: async (rows) => await waitFor(async () => (await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) })).status === 200, 60_000, 'the sync webhook'),
+			executions: async () => await rest.listAllExecutions(id),
+			sandbox: sandboxUrl,
+		});
 		await rest.deactivateWorkflow(id);
 	});
 });

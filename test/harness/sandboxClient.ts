@@ -3,6 +3,7 @@
  * endpoints (reset, clock, limits, faults, request log) and its API, for arranging state and
  * checking results independently of the node under test.
  */
+import { forgetHandedOver } from '../../nodes/CtsTask/shared/syncMemory';
 import { forgetPacing } from '../../nodes/shared/pacing/triggerPacing';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
@@ -61,6 +62,7 @@ export class SandboxClient {
 	async reset(): Promise<void> {
 		await this.control('reset');
 		forgetPacing();
+		forgetHandedOver();
 	}
 
 	/** API calls the sandbox received (control calls excluded), oldest first. */

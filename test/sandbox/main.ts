@@ -36,7 +36,10 @@ async function main(): Promise<void> {
 	const budget = budgetFromEnvironment();
 	const starterZone = process.env.SANDBOX_STARTER || undefined;
 	const isNewState = !dataFile || !existsSync(dataFile);
-	const sandbox = await startSandbox({ port, host: process.env.SANDBOX_HOST || '127.0.0.1', dataFile });
+	const logText = process.env.SANDBOX_REQUEST_LOG;
+	const requestLogCapacity = logText ? Number(logText) : undefined;
+	if (requestLogCapacity !== undefined && (!Number.isInteger(requestLogCapacity) || requestLogCapacity < 1)) throw new Error(`SANDBOX_REQUEST_LOG must be a whole number of requests, not "${logText}"`);
+	const sandbox = await startSandbox({ port, host: process.env.SANDBOX_HOST || '127.0.0.1', dataFile, requestLogCapacity });
 	if (budget) sandbox.limiter.startWith(budget);
 	const limits = sandbox.limiter.config;
 	if (starterZone && isNewState) {

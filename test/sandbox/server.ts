@@ -59,6 +59,8 @@ export interface SandboxOptions {
 	dataFile?: string;
 	/** Routes added to {@link defaultRoutes} for this instance. */
 	routes?: Route[];
+	/** How many requests `GET /_sandbox/requests` keeps (default 10,000; the oldest are dropped). */
+	requestLogCapacity?: number;
 }
 
 export interface Sandbox extends SandboxState {
@@ -81,13 +83,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clock: new Clock(),
 		limiter: new Limiter(),
 		faults: new Faults(),
-		requestLog: new RequestLog(),
+		requestLog: new RequestLog(options.requestLogCapacity),
 	};
 	const router = new Router([...defaultRoutes, ...(options.routes ?? [])]);
 
 	// Idle connections are kept longer than clients keep them (Node's fetch: about 4 s), so a client
-	// never sends on a connection the server is closing at that moment (a reset, not an answer).
-	const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+	// never sends on a connection the server is closing at that moment (a reset, not an answer). The
+	// time allowed for a request's headers is longer still: Node counts it on an idle kept-alive
+	// connection too, and a request sent on one after 60 s (its default) would be answered 408.
+	const server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 70_000 }, (req, res) => {
 		handle(state, router, req, res).catch((error: unknown) => {
 			// handle() answers every error itself; this is the last guard against a crash.
 			console.error('sandbox: unhandled failure', error);

@@ -4,14 +4,15 @@ import { fingerprint } from '../../shared/copies/marker';
 import { actionWord, byMarkerKey } from '../../shared/copies/plan';
 import { toStringList } from '../../shared/fields/fields';
 import { listTags } from '../../shared/tasks/tagLists';
-import { listTaskPage, walkTasks } from '../../shared/tasks/taskPaging';
-import { describedWithMarker, isOpenTask, readSyncMarker, stateFingerprint, taskState, type SyncMarker, type TaskState } from '../../shared/tasks/syncMarker';
+import { listTaskPage, walkTasks, type TaskCursor } from '../../shared/tasks/taskPaging';
+import { describedWithMarker, isOpenTask, isSyncEcho, readSyncMarker, stateFingerprint, taskState, type SyncMarker, type TaskState } from '../../shared/tasks/syncMarker';
 import { isIanaZone, isIsoDuration, notIanaZoneProblem, parseDateInput, toLocalDateTime, withOffset, DATE_TIME_HINT } from '../../shared/time/dates';
 import { invalidField, quoted } from '../../shared/transport/errors';
 import type { OperationItem } from '../../shared/transport/itemOperation';
 import type { ServiceContext } from '../../shared/transport/credentialUser';
 import { ctsRequest } from '../../shared/transport/transport';
 import { forgetList } from '../../shared/transport/listCache';
+import { LEFT_BY_SYNC, type SourceMemory } from './syncMemory';
 
 /**
  * Keeping tasks in step with the items of another tool (Sync Tasks, and Create or Update for one
@@ -145,28 +146,34 @@ export interface Decision {
 	notices: string[];
 	/** The marker's source fingerprint the memory keeps for this key. */
 	remember?: string;
+	/** Whether the task is open after the decision, when the decision knows (an unchanged task it has at hand). */
+	openTask?: boolean;
+	/** A second open task of a key: the ID of the task kept for it. */
+	duplicateOf?: string;
 }
 
-/** What the sync knows before it decides: the open tasks of the source by key, the memory, the account's tags. */
+/** What the sync knows when it decides: the open tasks of the source it read, by key, its memory, the account's tags. */
 export interface SyncKnowledge {
 	source: string;
+	/** The source's open tasks this run read, by key: one each (a second one is a duplicate, see {@link decideForDuplicate}). */
 	open: Map<string, IDataObject[]>;
-	memory: SyncMemory;
+	memory: SourceMemory;
+	/** The account's tag IDs by name, once {@link SyncKnowledge.loadTags} has read them. */
 	tagIdsByName?: Map<string, string>;
-	readTask: (id: string) => Promise<IDataObject | null>;
+	/** Reads the tags (one list call) the first time an item with Tag Names needs them. */
+	loadTags: () => Promise<void>;
+	/** Reads a task by ID (1 point; once per run): the task of this source and key, or null when it is gone or no longer carries the key. */
+	readTask: (id: string, key: string) => Promise<IDataObject | null>;
 }
 
-/**
- * What a published workflow remembers between runs (node static data), per source: key → [task ID,
- * source fingerprint]. It is how a task completed or deleted in the service's app, which the list
- * of open tasks no longer shows, is told from an item never synced.
- */
-export type SyncMemory = Record<string, [string, string]>;
+/** Older first: by creation, then ID. The oldest open task of a key is the one kept. */
+export function olderFirst(a: IDataObject, b: IDataObject): number {
+	return String(a.created ?? '').localeCompare(String(b.created ?? '')) || String(a.id).localeCompare(String(b.id));
+}
 
 /** The open tasks that carry a marker of `source`, by key, oldest first. */
 export function openTasksByKey(tasks: IDataObject[], source: string): Map<string, IDataObject[]> {
-	const sorted = [...tasks].sort((a, b) => String(a.created ?? '').localeCompare(String(b.created ?? '')) || String(a.id).localeCompare(String(b.id)));
-	return byMarkerKey(sorted, (task) => {
+	return byMarkerKey([...tasks].sort(olderFirst), (task) => {
 		const marker = readSyncMarker(task);
 		return marker && marker.source === source && isOpenTask(task) ? marker.key : undefined;
 	});
@@ -229,7 +236,7 @@ function decideForTask(wanted: Wanted, task: IDataObject, knowledge: SyncKnowled
 	const editedInService = marker === undefined || marker.taskFingerprint !== stateFingerprint(current);
 	const sourceChanged = marker === undefined || marker.sourceFingerprint !== wanted.sourceFingerprint;
 	if (Object.keys(changes).length === 0) {
-		if (!sourceChanged) return { ...base, action: 'unchanged', changes, newTags: [], remember: wanted.sourceFingerprint };
+		if (!sourceChanged) return { ...base, action: 'unchanged', changes, newTags: [], remember: wanted.sourceFingerprint, openTask: !current.done };
 		// Both sides agree, but the item is not as the key line recorded it (it took over an edit made
 		// in the app, or a field was newly mapped): the line is brought up to date, so that the item
 		// changed back later is not taken for an unchanged one.
@@ -244,6 +251,7 @@ function decideForTask(wanted: Wanted, task: IDataObject, knowledge: SyncKnowled
 			changes: {},
 			newTags: [],
 			remember: marker.sourceFingerprint,
+			openTask: !current.done,
 			reason: `Changed in the service since the last sync (${labels}) and not at the source: the service's values are kept`,
 		};
 	}
@@ -252,48 +260,82 @@ function decideForTask(wanted: Wanted, task: IDataObject, knowledge: SyncKnowled
 	return { ...base, action, changes, after: state, newTags, remember: wanted.sourceFingerprint };
 }
 
-/**
- * What to do for one source item: find its task (open, else remembered), then create, update,
- * complete, reopen, or leave it.
- */
-export async function decide(wanted: Wanted, knowledge: SyncKnowledge): Promise<Decision> {
-	const [task, ...others] = knowledge.open.get(wanted.key) ?? [];
-	const notices = [...wanted.notices, ...others.map((other) => `Another open task carries the same key and is left as it is: ${quoted(other.title)} (${String(other.id)})`)];
-	if (task) return decideForTask(wanted, task, knowledge, notices, false);
-	const remembered = knowledge.memory[wanted.key];
-	const title = String(wanted.values.title);
-	if (remembered) {
-		const [taskId, sourceFingerprint] = remembered;
-		if (sourceFingerprint === wanted.sourceFingerprint) {
-			const reason = 'The task is completed or deleted in the service and the source item has not changed since: it stays so';
-			return { action: 'unchanged', key: wanted.key, itemIndex: wanted.itemIndex, taskId, title, changes: {}, newTags: [], sourceFingerprint, reason, notices, remember: sourceFingerprint };
-		}
-		const earlier = await knowledge.readTask(taskId);
-		if (earlier && earlier.deleted !== true) {
-			if (!isOpenTask(earlier) && wanted.values.done !== true) notices.push('The task was completed in the service; the source item changed since, so it is reopened');
-			return decideForTask(wanted, earlier, knowledge, notices, true);
-		}
-		notices.push('The task was deleted in the service; the source item changed since, so it is created again');
-	}
-	if (wanted.values.done === true) {
-		return { action: 'unchanged', key: wanted.key, itemIndex: wanted.itemIndex, title, changes: {}, newTags: [], sourceFingerprint: wanted.sourceFingerprint, reason: 'The source item is done and has no open task: nothing to create', notices };
-	}
-	const { state, newTags } = wantedState(NEW_TASK, wanted, knowledge);
-	return { action: 'create', key: wanted.key, itemIndex: wanted.itemIndex, title, changes: changesBetween(NEW_TASK, state), after: state, newTags, sourceFingerprint: wanted.sourceFingerprint, notices, remember: wanted.sourceFingerprint };
+/** The knowledge with the account's tags, when the item names tags (read once, only for an item that needs a decision). */
+async function withTags(wanted: Wanted, knowledge: SyncKnowledge): Promise<SyncKnowledge> {
+	if (wanted.tagNames) await knowledge.loadTags();
+	return knowledge;
 }
 
-/** A source fingerprint no item has: a key remembered with it counts as changed when its item comes back. */
-export const LEFT_BY_SYNC = '-';
+/**
+ * What to do for one source item: find its task (open and read this run, else remembered), then
+ * create, update, complete, reopen, or leave it. A remembered task is read by ID only when its
+ * item changed: an unchanged item costs nothing, whatever its task's state.
+ */
+export async function decide(wanted: Wanted, knowledge: SyncKnowledge): Promise<Decision> {
+	const notices = [...wanted.notices];
+	const task = knowledge.open.get(wanted.key)?.[0];
+	if (task) return decideForTask(wanted, task, await withTags(wanted, knowledge), notices, false);
+	const remembered = knowledge.memory.keys[wanted.key];
+	const title = String(wanted.values.title);
+	const base = { key: wanted.key, itemIndex: wanted.itemIndex, title, changes: {}, newTags: [], notices };
+	if (remembered) {
+		const [taskId, sourceFingerprint, open] = remembered;
+		if (sourceFingerprint === wanted.sourceFingerprint) {
+			const reason = open === 1 ? undefined : 'The task is completed or deleted in the service and the source item has not changed since: it stays so';
+			return { ...base, action: 'unchanged', taskId, sourceFingerprint, reason, remember: sourceFingerprint, openTask: open === 1 };
+		}
+		const earlier = await knowledge.readTask(taskId, wanted.key);
+		if (earlier && earlier.deleted !== true) {
+			if (!isOpenTask(earlier) && wanted.values.done !== true) {
+				notices.push(
+					sourceFingerprint === LEFT_BY_SYNC
+						? 'Back in the input: its task, completed when the key left the input, is reopened'
+						: 'The task was completed in the service; the source item changed since, so it is reopened',
+				);
+			}
+			return decideForTask(wanted, earlier, await withTags(wanted, knowledge), notices, true);
+		}
+		if (wanted.values.done === true) {
+			// Remembered as it is now, so that the item changed back later is still a change.
+			const reason = `The source item is done and its task was ${earlier ? 'deleted in the service' : 'removed'}: nothing to create`;
+			return { ...base, action: 'unchanged', taskId: earlier ? taskId : undefined, sourceFingerprint: wanted.sourceFingerprint, reason, remember: earlier ? wanted.sourceFingerprint : undefined, openTask: false };
+		}
+		notices.push(
+			earlier
+				? 'The task was deleted in the service; the source item changed since, so it is created again'
+				: 'The task made for this key no longer exists or no longer carries its key line: it is created again',
+		);
+	}
+	if (wanted.values.done === true) {
+		return { ...base, action: 'unchanged', sourceFingerprint: wanted.sourceFingerprint, reason: 'The source item is done and has no open task: nothing to create' };
+	}
+	const { state, newTags } = wantedState(NEW_TASK, wanted, await withTags(wanted, knowledge));
+	return { ...base, action: 'create', changes: changesBetween(NEW_TASK, state), after: state, newTags, sourceFingerprint: wanted.sourceFingerprint, remember: wanted.sourceFingerprint };
+}
 
-/** What to do with an open task of the source whose key is no longer in the input. */
-export function decideForMissing(task: IDataObject, mode: 'keep' | 'complete' | 'delete'): Decision {
+/** What to do with an open task of the source whose key is no longer in the input (Complete or Delete). */
+export function decideForMissing(task: IDataObject, mode: 'complete' | 'delete'): Decision {
 	const marker = readSyncMarker(task)!;
 	const current = taskState(task);
-	const base = { key: marker.key, taskId: String(task.id), title: current.title, newTags: [], notices: [] };
-	if (mode === 'keep') return { ...base, action: 'unchanged', changes: {}, sourceFingerprint: marker.sourceFingerprint, reason: 'No longer in the input: kept', remember: marker.sourceFingerprint };
-	const after: TaskState = mode === 'complete' ? { ...current, done: true } : { ...current, deleted: true };
-	const changes: Decision['changes'] = mode === 'complete' ? { done: { from: false, to: true } } : {};
-	return { ...base, action: mode, changes, after, sourceFingerprint: LEFT_BY_SYNC, reason: 'No longer in the input', remember: mode === 'complete' ? LEFT_BY_SYNC : undefined };
+	const base = { key: marker.key, taskId: String(task.id), title: current.title, newTags: [], notices: [], sourceFingerprint: LEFT_BY_SYNC, reason: 'No longer in the input' };
+	if (mode === 'complete') return { ...base, action: 'complete', changes: { done: { from: false, to: true } }, after: { ...current, done: true }, remember: LEFT_BY_SYNC };
+	return { ...base, action: 'delete', changes: {}, after: { ...current, deleted: true } };
+}
+
+/**
+ * What to do with a second open task of a key, the oldest (see {@link olderFirst}) being kept:
+ * deleted when it is as a sync left it, completed when it was changed in the app since, so that
+ * nothing the user wrote is lost. The order is fixed, so two runs that find the same pair at once
+ * keep the same task.
+ */
+export function decideForDuplicate(task: IDataObject, kept: IDataObject): Decision {
+	const marker = readSyncMarker(task)!;
+	const current = taskState(task);
+	const edited = !isSyncEcho(task);
+	const reason = `A second open task for this key: the oldest, ${String(kept.id)}, is kept${edited ? '; this one was changed in the app, so it is completed rather than deleted' : ''}`;
+	const base = { key: marker.key, taskId: String(task.id), title: current.title, newTags: [], notices: [], sourceFingerprint: marker.sourceFingerprint, reason, duplicateOf: String(kept.id) };
+	if (edited) return { ...base, action: 'complete', changes: { done: { from: false, to: true } }, after: { ...current, done: true } };
+	return { ...base, action: 'delete', changes: {}, after: { ...current, deleted: true } };
 }
 
 /** The tag IDs of a state, once its new tags exist. */
@@ -361,36 +403,13 @@ export function decisionOutput(decision: Decision, source: string, preview: bool
 	};
 }
 
-/** The memory of `source` in the node's static data (see {@link SyncMemory}). */
-export function memoryOf(staticData: IDataObject, source: string): SyncMemory {
-	return { ...((staticData.syncedTasks as Record<string, SyncMemory> | undefined)?.[source] ?? {}) };
-}
-
-/**
- * Stores the memory of `source`. Assigned anew, never changed in place: n8n saves static data
- * only when a property of it was set (a nested object created during the run is not watched).
- */
-export function storeMemory(staticData: IDataObject, source: string, memory: SyncMemory): void {
-	staticData.syncedTasks = { ...((staticData.syncedTasks as IDataObject | undefined) ?? {}), [source]: memory };
-}
-
-/** Every open task of the account (10 points per 100), in one walk through the list. */
-export async function readOpenTasks(context: ServiceContext, itemIndex: number): Promise<IDataObject[]> {
-	const open = await walkTasks(async (after, limit) => await listTaskPage(context, after, limit, itemIndex), { idsAtUpdated: [] });
-	return open.tasks;
+/** The open tasks changed after `cursor` (every open task from the start), page by page: 10 points per 100. */
+export async function readOpenTasksSince(context: ServiceContext, cursor: TaskCursor, itemIndex: number) {
+	return await walkTasks(async (after, limit) => await listTaskPage(context, after, limit, itemIndex), cursor);
 }
 
 /** Reads a task by ID (1 point): the task, deleted or not, or null when the account has none with it. */
 export async function readTaskById(context: ServiceContext, id: string, itemIndex: number): Promise<IDataObject | null> {
 	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
 	return ((answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined) ?? null;
-}
-
-/** The task as a write left it, for a later item of the same run (no read-back). */
-export function taskAfter(decision: Decision, source: string, taskId: string): IDataObject | undefined {
-	const { after } = decision;
-	if (!after || after.done || after.deleted) return undefined;
-	const marker: SyncMarker = { source, key: decision.key, sourceFingerprint: decision.sourceFingerprint, taskFingerprint: stateFingerprint(after) };
-	const { title, due, timeZone, priority, estimatedDuration, tags, taskListId } = after;
-	return { id: taskId, title, description: describedWithMarker(after.description, marker), due, timeZone, priority, estimatedDuration, tags, taskListId, progress: 'needs-action' };
 }

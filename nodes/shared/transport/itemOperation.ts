@@ -32,19 +32,14 @@ export async function pairedOutput(
 	}
 }
 
-/** The last item's turn of each node of each execution, by `<execution ID>|<node name>`. */
+/** The last work in line for each turn key. */
 const turns = new Map<string, Promise<void>>();
 
 /**
- * Runs an item's work after the work of the node's items before it in this execution. n8n's
- * RoutingNode starts every item at once; an operation that reads and then writes (a guard, a time
- * block, a copy, a task found by its key) must see what the items before it wrote, or two items
- * book the same slot or write the same thing twice.
+ * Runs `work` after the work queued before it under the same key in this process, whether that
+ * succeeds or fails.
  */
-export async function inItemTurn<T>(context: ServiceContext, work: () => Promise<T>): Promise<T> {
-	const executionId = 'getExecutionId' in context ? context.getExecutionId() : undefined;
-	if (!executionId) return await work();
-	const key = `${executionId}|${context.getNode().name}`;
+export async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
 	const mine = (turns.get(key) ?? Promise.resolve()).then(work);
 	const done = mine.then(
 		() => undefined,
@@ -55,6 +50,18 @@ export async function inItemTurn<T>(context: ServiceContext, work: () => Promise
 		if (turns.get(key) === done) turns.delete(key);
 	});
 	return await mine;
+}
+
+/**
+ * Runs an item's work after the work of the node's items before it in this execution. n8n's
+ * RoutingNode starts every item at once; an operation that reads and then writes (a guard, a time
+ * block, a copy, a task found by its key) must see what the items before it wrote, or two items
+ * book the same slot or write the same thing twice.
+ */
+export async function inItemTurn<T>(context: ServiceContext, work: () => Promise<T>): Promise<T> {
+	const executionId = 'getExecutionId' in context ? context.getExecutionId() : undefined;
+	if (!executionId) return await work();
+	return await inTurn(`item|${executionId}|${context.getNode().name}`, work);
 }
 
 /**

@@ -130,7 +130,7 @@ export const taskDescription: INodeProperties[] = [
 				value: SYNC,
 				action: 'Sync tasks with another tool',
 				description:
-					"Keep the tasks of a source in step with its items, the input being the source's whole set: creates what is new, updates what changed, completes what is done, leaves the rest; one read for all items. Preview outputs the plan without writing.",
+					"Keep the tasks of a source in step with its items, the input being the source's whole set: creates what is new, updates what changed, completes what is done, leaves the rest, never twice; a published workflow reads only what changed since its last run. Preview outputs the plan without writing.",
 				routing: multiRequestRouting(syncOneItem, { writes: true }),
 			},
 			{

@@ -2,40 +2,21 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { toNodeError } from '../../../shared/transport/errors';
 import { runBatch, type BatchItemResult, type OperationItem } from '../../../shared/transport/itemOperation';
-import { readSyncMarker } from '../../../shared/tasks/syncMarker';
-import {
-	carryOut,
-	decide,
-	decideForMissing,
-	decisionOutput,
-	memoryOf,
-	openTasksByKey,
-	readOpenTasks,
-	readSourceAndKey,
-	readTaskById,
-	readWanted,
-	storeMemory,
-	tagIdsByName,
-	type Decision,
-	type SyncKnowledge,
-	type SyncMemory,
-	type Wanted,
-} from '../../shared/taskSync';
+import { runSync, type MissingMode, type SyncRunResult } from '../../shared/syncRun';
+import { decisionOutput, readSourceAndKey, readWanted, type Wanted } from '../../shared/taskSync';
 
 /**
- * Task → Sync Tasks: the input items are a source's whole set of items; one read of the open
- * tasks for all of them, then one write per task created, updated, completed or reopened. In a
- * workflow all input items are synced together (the node's custom operation); as a tool, one call
- * is one item (the operation's routing), and tasks no longer in the input are kept.
+ * Task → Sync Tasks: the input items are a source's whole set of items. A published workflow reads
+ * only the tasks changed since its last run, then writes once per task created, updated, completed
+ * or reopened (see nodes/CtsTask/shared/syncRun). In a workflow all input items are synced together
+ * (the node's custom operation); as a tool, one call is one item (the operation's routing), and
+ * tasks no longer in the input are kept.
  */
 
-type MissingMode = 'keep' | 'complete' | 'delete';
-
 interface ItemResult extends BatchItemResult {
-	/** A task no longer in the input (paired with the first item). */
-	missing?: boolean;
+	/** Where it goes in the output: an item's own result, then a second task of its key; tasks no longer in the input last. */
+	rank: [number, number];
 }
-
 /** Each item's wanted fields, or its error; a key given again by a later item is that item's (the later wins). */
 function readItems(items: OperationItem[], stopAtItemErrors: boolean): { wanted: Wanted[]; failed: ItemResult[] } {
 	const byKey = new Map<string, Wanted>();
@@ -48,7 +29,7 @@ function readItems(items: OperationItem[], stopAtItemErrors: boolean): { wanted:
 		} catch (error) {
 			const nodeError = toNodeError(item.context.getNode(), error, item.itemIndex);
 			if (stopAtItemErrors) throw nodeError;
-			failed.push({ itemIndex: item.itemIndex, output: [], error: nodeError });
+			failed.push({ itemIndex: item.itemIndex, output: [], error: nodeError, rank: [item.itemIndex, 0] });
 			continue;
 		}
 		seen.set(wanted.key, [...(seen.get(wanted.key) ?? []), item.itemIndex]);
@@ -62,67 +43,42 @@ function readItems(items: OperationItem[], stopAtItemErrors: boolean): { wanted:
 	return { wanted: [...byKey.values()].sort((a, b) => a.itemIndex - b.itemIndex), failed };
 }
 
+/** The run's outcomes as output items (see {@link ItemResult}); the run's notices on the first. */
+function syncOutput({ outcomes, notices }: SyncRunResult, source: string, preview: boolean, first: number): ItemResult[] {
+	const itemOfKey = new Map(outcomes.flatMap(({ decision }) => (decision.itemIndex === undefined ? [] : [[decision.key, decision.itemIndex] as const])));
+	const results = outcomes.map(({ decision, taskId, error }, position): ItemResult => {
+		const ofItem = decision.itemIndex ?? itemOfKey.get(decision.key);
+		const rank: ItemResult['rank'] = decision.itemIndex !== undefined ? [decision.itemIndex, 0] : ofItem !== undefined ? [ofItem, 1 + position] : [Number.POSITIVE_INFINITY, position];
+		const itemIndex = ofItem ?? first;
+		return error ? { itemIndex, output: [], error, rank } : { itemIndex, output: [decisionOutput(decision, source, preview, taskId)], rank };
+	});
+	results.sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1]);
+	const firstOutput = results.find((result) => result.output.length > 0)?.output[0];
+	if (firstOutput && notices.length > 0) firstOutput.notices = [...notices, ...((firstOutput.notices as string[] | undefined) ?? [])];
+	return results;
+}
+
 /**
  * Syncs the items at once. A problem of the whole run (a field, the read) throws; a problem of one
  * item is that item's result. With `stopAtItemErrors` (no Continue On Fail) an item's problem
  * throws: before anything is written when it is a field's, at the failed write otherwise (a run
  * started again goes on from there: the tasks written carry their keys).
  */
-async function syncBatch(items: OperationItem[], stopAtItemErrors: boolean, mode: MissingMode): Promise<ItemResult[]> {
+async function syncBatch(items: OperationItem[], stopAtItemErrors: boolean, missing: MissingMode): Promise<ItemResult[]> {
 	const first = items[0];
-	const { context, itemIndex, parameter } = first;
 	const { source } = readSourceAndKey(first);
-	const preview = parameter('preview', false) === true;
+	const preview = first.parameter('preview', false) === true;
 	const { wanted, failed } = readItems(items, stopAtItemErrors);
-	const open = openTasksByKey(await readOpenTasks(context, itemIndex), source);
-	const staticData = context.getWorkflowStaticData('node');
-	const memory = memoryOf(staticData, source);
-	const knowledge: SyncKnowledge = {
-		source,
-		open,
-		memory,
-		tagIdsByName: wanted.some((item) => item.tagNames) ? await tagIdsByName(context) : undefined,
-		readTask: async (id) => await readTaskById(context, id, itemIndex),
-	};
-	const decisions: Decision[] = [];
-	for (const item of wanted) decisions.push(await decide(item, knowledge));
-	const inInput = new Set(wanted.map((item) => item.key));
-	for (const [key, [task]] of open) if (!inInput.has(key) && readSyncMarker(task)) decisions.push(decideForMissing(task, mode));
-
-	const results: ItemResult[] = [...failed];
-	// Output in the input's order, tasks no longer in the input last.
-	const order = (result: ItemResult) => (result.missing ? items.length : 0) + result.itemIndex;
-	const remembered: SyncMemory = {};
-	// Keys of failed items keep what was remembered of them.
-	for (const { itemIndex: failedIndex } of failed) {
-		const key = String(items[failedIndex]?.parameter('sourceKey', '') ?? '').trim();
-		if (memory[key]) remembered[key] = memory[key];
-	}
-	for (const decision of decisions) {
-		const outputIndex = decision.itemIndex ?? itemIndex;
-		try {
-			const taskId = preview ? decision.taskId : await carryOut(context, decision, knowledge, outputIndex);
-			if (taskId && decision.remember !== undefined) remembered[decision.key] = [taskId, decision.remember];
-			results.push({ itemIndex: outputIndex, output: [decisionOutput(decision, source, preview, taskId)], missing: decision.itemIndex === undefined });
-		} catch (error) {
-			if (memory[decision.key]) remembered[decision.key] = memory[decision.key];
-			const nodeError = toNodeError(context.getNode(), error, outputIndex);
-			if (stopAtItemErrors) {
-				if (!preview) storeMemory(staticData, source, { ...memory, ...remembered });
-				throw nodeError;
-			}
-			results.push({ itemIndex: outputIndex, output: [], error: nodeError, missing: decision.itemIndex === undefined });
-		}
-	}
-	if (!preview) storeMemory(staticData, source, remembered);
-	return results.sort((a, b) => order(a) - order(b));
+	const run = await runSync({ first, source, wanted, missing, preview, stopAtItemErrors, read: 'always' });
+	return [...failed, ...syncOutput(run, source, preview, first.itemIndex)].sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1]);
 }
 
 /** Sync Tasks as a tool runs it (the operation's routing): one item; tasks not in it are kept. */
 export async function syncOneItem(item: OperationItem): Promise<IDataObject[]> {
-	const [result] = await syncBatch([item], true, 'keep');
-	if (result?.error) throw result.error;
-	return result?.output ?? [];
+	const results = await syncBatch([item], true, 'keep');
+	const failed = results.find((result) => result.error);
+	if (failed) throw failed.error;
+	return results.flatMap((result) => result.output);
 }
 
 /**

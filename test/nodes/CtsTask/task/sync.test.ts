@@ -95,10 +95,15 @@ describe('Sync Tasks', () => {
 		const first = await sync([issue(1), issue(2)], {}, run);
 		const taskId = json(first.items)[0].taskId;
 		await sandbox.api('POST', '/v3/tasks/close', { body: { id: taskId } });
+		await sandbox.clearRequests();
 		const second = await sync([issue(1), issue(2)], {}, run);
 		expect(actions(second.items)).toEqual([['#1', 'unchanged'], ['#2', 'unchanged']]);
-		expect(json(second.items)[0].reason).toMatch(/completed or deleted in the service/);
+		// Nothing changed at the source: the run reads only what changed since the last one, and writes nothing.
+		expect((await sandbox.requests()).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v3/tasks/list']);
 		expect((await openTasks()).filter((task) => task.title === 'Issue 1')).toHaveLength(0);
+		// A manual run reads every open task, so it can say why.
+		const manual = await sync([issue(1), issue(2)], {}, { staticData: run.staticData, mode: 'manual' });
+		expect(json(manual.items)[0].reason).toMatch(/completed or deleted in the service/);
 
 		const third = await sync([issue(1, { body: 'New comment' }), issue(2)], {}, run);
 		expect(actions(third.items)).toEqual([['#1', 'reopened'], ['#2', 'unchanged']]);
@@ -162,7 +167,8 @@ describe('Sync Tasks', () => {
 	it('Tasks No Longer in the Input: Complete completes only this source\'s open tasks; Keep leaves them', async () => {
 		await sync([issue(1), issue(2)]);
 		const kept = await sync([issue(2)]);
-		expect(json(kept.items).map((item) => [item.action, item.reason ?? null])).toEqual([['unchanged', null], ['unchanged', 'No longer in the input: kept']]);
+		expect(json(kept.items).map((item) => [item.action, item.reason ?? null])).toEqual([['unchanged', null]]);
+		expect((await openTasks()).map((task) => task.title)).toContain('Issue 1');
 		const completed = await sync([issue(2)], { missingTasks: 'complete' });
 		expect(actions(completed.items)).toEqual([['#2', 'unchanged'], ['#1', 'completed']]);
 		expect((await openTasks()).map((task) => task.title)).not.toContain('Issue 1');
@@ -193,7 +199,7 @@ describe('Sync Tasks', () => {
 		expect(json(kept.items)[0]).toMatchObject({ action: 'unchanged', reason: expect.stringMatching(/Changed in the service since the last sync \(Title\) and not at the source/) });
 		expect((await sandbox.getTask(taskId))!.title).toBe('Renamed in the app');
 		const replaced = await sync([issue(1, { title: 'Renamed at the source' })]);
-		expect(json(replaced.items)[0]).toMatchObject({ action: 'updated', notices: [expect.stringMatching(/Also changed in the service since the last sync/)] });
+		expect(json(replaced.items)[0]).toMatchObject({ action: 'updated', notices: [expect.stringMatching(/^A manual run reads every open task/), expect.stringMatching(/Also changed in the service since the last sync/)] });
 		expect((await sandbox.getTask(taskId))!.title).toBe('Renamed at the source');
 	});
 
@@ -266,11 +272,20 @@ describe('Sync Tasks', () => {
 });
 
 describe('Create or Update', () => {
-	it('creates, then updates only what differs, then writes nothing; many items cost one read', async () => {
+	it('creates, then updates only what differs, then writes nothing; one full read per manual run, one check after each create', async () => {
 		const { items } = await upsert([issue(1), issue(2), issue(1, { title: 'Issue 1, renamed' })]);
 		expect(actions(items)).toEqual([['#1', 'created'], ['#2', 'created'], ['#1', 'updated']]);
 		const requests = await sandbox.requests();
-		expect(requests.filter((request) => request.path === '/v3/tasks/list')).toHaveLength(1);
+		// #1: the full read, the create and the check after it; #2: the create and its check; #1 again: the task by ID, the update.
+		expect(requests.map((request) => `${request.method} ${request.path}${request.query?.updatedAfter ? ' since' : ''}`)).toEqual([
+			'GET /v3/tasks/list',
+			'POST /v3/tasks/create',
+			'GET /v3/tasks/list',
+			'POST /v3/tasks/create',
+			'GET /v3/tasks/list since',
+			'GET /v3/tasks',
+			'POST /v3/tasks/update',
+		]);
 		expect(json(items)[2].changes).toEqual({ title: { from: 'Issue 1', to: 'Issue 1, renamed' } });
 		await sandbox.clearRequests();
 		const again = await upsert([issue(1, { title: 'Issue 1, renamed' })]);
