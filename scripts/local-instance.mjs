@@ -43,12 +43,26 @@ export async function portInUse(port) {
 }
 
 /**
+ * The sandbox's budget when `npm start` is given none: points per 15 minutes, ten times a usual
+ * account's, so that an hour of trying every example several times (a round of all of them costs
+ * about 200 points from the editor) never stops for the budget. A real account's budget is one
+ * setting away: `SANDBOX_POINTS=100 npm start` (or 300, 500). It stays a budget, not none, so
+ * every answer carries the `RateLimit-*` headers the nodes pace themselves by, as the service's do.
+ */
+export const TRYING_POINTS = 3000;
+
+/** Whether the environment sets the sandbox's budget (test/sandbox/main.ts reads these): then the trying budget is not used. */
+const budgetChosen = (env) => ['SANDBOX_POINTS', 'SANDBOX_WINDOW_SECONDS', 'SANDBOX_COUNTING'].some((name) => env[name]);
+
+/**
  * The compiled sandbox (build/test/sandbox) on 127.0.0.1:`port`, its state kept in `dataFile`; a
  * new state begins with the starter world, its times in `starterZone` (see test/sandbox/starter.ts).
+ * Its budget is the one `env` sets, else {@link TRYING_POINTS}.
  */
-export function startSandboxProcess(port, dataFile, starterZone) {
+export function startSandboxProcess(port, dataFile, starterZone, env = process.env) {
+	const budget = budgetChosen(env) ? {} : { SANDBOX_POINTS: String(TRYING_POINTS) };
 	const child = spawn(process.execPath, [join(projectRoot, 'build', 'test', 'sandbox', 'main.js')], {
-		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_HOST: '127.0.0.1', SANDBOX_DATA: dataFile, ...(starterZone ? { SANDBOX_STARTER: starterZone } : {}) },
+		env: { ...env, ...budget, SANDBOX_PORT: String(port), SANDBOX_HOST: '127.0.0.1', SANDBOX_DATA: dataFile, ...(starterZone ? { SANDBOX_STARTER: starterZone } : {}) },
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
@@ -126,7 +140,9 @@ export async function provisionInstance(rest, { sandboxUrl, prefix, stateDir }) 
  * process to watch (`instance.watch`), and resolves to the lines of the ready banner.
  *
  * Environment: N8N_PORT (default 5678), SANDBOX_PORT (default 8787), CTS_START_DIR,
- * GENERIC_TIMEZONE (n8n's time zone; default this machine's, which `start` gets as `timeZone`).
+ * GENERIC_TIMEZONE (n8n's time zone; default this machine's, which `start` gets as `timeZone`),
+ * SANDBOX_POINTS, SANDBOX_WINDOW_SECONDS, SANDBOX_COUNTING (the sandbox's budget; default
+ * {@link TRYING_POINTS} points per 15 minutes).
  *
  * @param options.command      how the user ran it (`npm start`), for messages
  * @param options.stateFolder  the state folder's name under .n8n-runtime/
@@ -176,9 +192,11 @@ export async function runLocalInstance({ command, stateFolder, start }) {
 	watch('The sandbox', sandbox.exited, sandbox.output);
 
 	let ready;
+	let budget;
 	try {
 		await waitFor(`${sandboxUrl}/_sandbox/health`, 20_000);
 		log(`Sandbox running on ${sandboxUrl} (${elapsed()})`);
+		budget = await (await fetch(`${sandboxUrl}/_sandbox/limits`)).json();
 		ready = await start({
 			info,
 			n8nPort,
@@ -199,7 +217,7 @@ export async function runLocalInstance({ command, stateFolder, start }) {
 		return;
 	}
 	if (stopping) return;
-	printReady({ ...ready, sandboxUrl, stateDir, timeZone, elapsed: elapsed() });
+	printReady({ ...ready, command, sandboxUrl, stateDir, timeZone, budget, elapsed: elapsed() });
 }
 
 /** Ports, dist/, the pinned n8n and the state folder: everything checked before a process starts. */
@@ -218,7 +236,15 @@ async function prepare(command, stateFolder) {
 	return { info, n8nPort, sandboxPort, sandboxUrl: `http://127.0.0.1:${sandboxPort}`, stateDir, timeZone };
 }
 
-function printReady({ title, editorUrl, added, firstExampleId, details, sandboxUrl, stateDir, timeZone, elapsed }) {
+/** The banner's lines about the sandbox's budget: its size, and how to run as a real account (or that it was chosen so). */
+function budgetLines({ points, windowSeconds, counting }, command) {
+	if (points === null || points === undefined) return ['none: the sandbox answers without RateLimit headers'];
+	const size = `${points} ${counting === 'requests' ? 'requests' : 'points'} per ${windowSeconds === 900 ? '15 min' : `${windowSeconds} s`}`;
+	if (budgetChosen(process.env)) return [`${size}, as SANDBOX_POINTS (or SANDBOX_WINDOW_SECONDS, SANDBOX_COUNTING) set it; a new start begins with it full`];
+	return [`${size}, to try every example freely (a real account has 100, 300 or 500 points)`, `SANDBOX_POINTS=100 ${command} runs as a 100-point account; a new start begins with the budget full`];
+}
+
+function printReady({ title, command, editorUrl, added, firstExampleId, details, sandboxUrl, stateDir, timeZone, budget, elapsed }) {
 	const log = (message) => console.log(message);
 	log('');
 	log('────────────────────────────────────────────────────────────────────');
@@ -229,6 +255,9 @@ function printReady({ title, editorUrl, added, firstExampleId, details, sandboxU
 	if (firstExampleId) log(`   Try first: ${editorUrl}/workflow/${firstExampleId}   ("${FIRST_EXAMPLE}": click Execute workflow)`);
 	log(`   Time zone: ${timeZone} (${process.env.GENERIC_TIMEZONE ? 'GENERIC_TIMEZONE' : "this machine's; set GENERIC_TIMEZONE for another"})`);
 	log(`   Sandbox:   ${sandboxUrl}   (API key ${SANDBOX_KEY}; state in ${join(stateDir, 'sandbox.json')})`);
+	const [size, ...more] = budgetLines(budget, command);
+	log(`   Budget:    ${size}`);
+	for (const line of more) log(`              ${line}`);
 	log(`   Workflows: ${added > 0 ? `${added} example workflows added` : 'the example workflows'} ("CTS example: …"): open one and click Execute workflow, or Publish the trigger and MCP server examples`);
 	log(`   Credentials: "${EXAMPLE_CREDENTIALS.api.name}", "${EXAMPLE_CREDENTIALS.sync.name}"`);
 	log('');

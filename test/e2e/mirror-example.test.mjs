@@ -1,9 +1,11 @@
 /**
  * The mirror example as `npm start` sets it up, in n8n 2.41.1 against the sandbox: published, then
  * run three times as the editor's "Execute workflow" starts it (its schedule is every 15 minutes).
- * The first run copies each calendar's busy events into the other (both directions); runs 2 and 3
- * write nothing and read each calendar once for both nodes; and no copy of a copy exists: each calendar's copies are exactly the other
- * calendar's own busy events, one copy each, with the same times and nothing of the source.
+ * The first run copies each calendar's busy events into the other (both directions), without
+ * alerts; run 2 updates only the copies made to remind in between (as older versions wrote them,
+ * or given an alert in the calendar), run 3 writes nothing, and both read each calendar once for
+ * both nodes; and no copy of a copy exists: each calendar's copies are exactly the other
+ * calendar's own busy events, one copy each, with the same times, no alerts and nothing of the source.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -11,9 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { MIRROR_EXAMPLE } from '../../scripts/examples.mjs';
-import { parseFlatted } from '../../scripts/n8n-rest.mjs';
-import { startLoggedIn } from './support/npmStart.mjs';
-import { waitFor } from './support/restarts.mjs';
+import { runFromEditor, startLoggedIn } from './support/npmStart.mjs';
 
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -66,14 +66,9 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 
 	/** Runs the workflow as "Execute workflow" does; asserts it ran green and answers each Mirror node's output. */
 	const runMirror = async () => {
-		const { executionId } = await rest.runWorkflow(workflowId, 'Every 15 Minutes');
-		const finished = await waitFor(async () => {
-			const full = await rest.getExecution(executionId);
-			return ['new', 'running', 'waiting'].includes(full.status) ? undefined : full;
-		}, 120_000, `execution ${executionId}`);
-		const data = typeof finished.data === 'string' ? parseFlatted(finished.data) : finished.data;
-		assert.equal(finished.status, 'success', JSON.stringify(data.resultData).slice(0, 2000));
-		const output = (node) => (data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+		const { status, runData, error } = await runFromEditor(rest, workflowId, 'Every 15 Minutes');
+		assert.equal(status, 'success', `${error}: ${JSON.stringify(runData).slice(0, 2000)}`);
+		const output = (node) => (runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
 		return Object.fromEntries(DIRECTIONS.map(({ node }) => [node, output(node)]));
 	};
 	const actionsOf = (items) => [...new Set(items.map((item) => item.action))].sort();
@@ -93,7 +88,7 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 		else if (intoQuarter > QUARTER_MS - RUNS_NEED_MS) await sleep(QUARTER_MS - intoQuarter + 65_000);
 	};
 
-	it('published, three runs: the first copies both ways, the next two write nothing, and no copy of a copy exists', async (t) => {
+	it('published, three runs: the first copies both ways without alerts, the second takes alerts off the copies that remind, the third writes nothing; no copy of a copy exists', async (t) => {
 		assert.ok(workflowId, `npm start set up "${MIRROR_EXAMPLE}"`);
 		await clearOfTheSchedule();
 		await rest.activateWorkflow(workflowId);
@@ -117,19 +112,31 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 			assert.equal(into.length, first[node].length, `${node}: one create per copy`);
 		}
 		assert.equal(firstWrites.length, first['Work → Personal'].length + first['Personal → Work'].length);
+		// Copies never remind: the source does, from its own calendar.
+		assert.ok(firstWrites.every((request) => request.body?.useDefaultAlerts === false && request.body?.alerts === undefined), 'every copy is created without alerts');
 		t.diagnostic(`run 1: ${DIRECTIONS.map(({ node }) => `${node} ${first[node].length} copies`).join(', ')}; ${firstWrites.length} writes, ${(await requests()).slice(logged).reduce((sum, request) => sum + request.points, 0)} points`);
+
+		// One copy each way made as older versions made them, reminding with the target's default alerts,
+		// and one given an alert of its own in the calendar: the next run takes them off, one update each.
+		const reminding = DIRECTIONS.map(({ node, target }, index) => ({ node, id: String(first[node][0].copyId), target, change: index === 0 ? { useDefaultAlerts: true } : { alerts: { own: { trigger: { offset: '-PT5M' } } } } }));
+		for (const { id, target, change } of reminding) {
+			const answer = await fetch(`${sandboxUrl}/v3/events/update`, { method: 'POST', headers: { authorization: 'ApiKey sandbox-alice-key', 'content-type': 'application/json' }, body: JSON.stringify({ id, ...target, ...change }) });
+			assert.equal(answer.status, 200, await answer.text());
+		}
 
 		for (const round of [2, 3]) {
 			const before = (await requests()).length;
 			const again = await runMirror();
 			const log = (await requests()).slice(before);
-			assert.deepEqual(writes(log), [], `run ${round}: nothing changed, nothing written`);
-			t.diagnostic(`run ${round}: ${log.length} requests (${log.map((request) => `${request.method} ${request.path}`).join(', ')}), 0 writes, ${log.reduce((sum, request) => sum + request.points, 0)} points`);
+			const updated = round === 2 ? reminding.map(({ id }) => id) : [];
+			assert.deepEqual(writes(log).map((request) => `${request.path} ${request.body?.id}`), updated.map((id) => `/v3/events/update ${id}`), `run ${round}: only the copies that reminded are written`);
+			t.diagnostic(`run ${round}: ${log.length} requests (${log.map((request) => `${request.method} ${request.path}`).join(', ')}), ${updated.length} writes, ${log.reduce((sum, request) => sum + request.points, 0)} points`);
 			// Both directions read the same two calendars: once per execution, one list per account.
 			assert.equal(log.filter((request) => request.path === '/v3/events/list').length, 2, `run ${round}: each calendar read once for both directions`);
 			for (const { node } of DIRECTIONS) {
-				assert.deepEqual(actionsOf(again[node]), ['unchanged'], `run ${round}, ${node}`);
-				assert.equal(again[node].length, first[node].length, `run ${round}, ${node}: the same copies`);
+				const actions = Object.fromEntries(again[node].map((item) => [String(item.copyId), item.action]));
+				const expected = Object.fromEntries(first[node].map((item) => [String(item.copyId), updated.includes(String(item.copyId)) ? 'updated' : 'unchanged']));
+				assert.deepEqual(actions, expected, `run ${round}, ${node}: the same copies, the reminding ones updated`);
 			}
 		}
 
@@ -151,6 +158,8 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 				assert.equal(copy.title, 'Busy');
 				assert.equal(copy.freeBusyStatus, 'busy');
 				assert.equal(copy.description.trim(), copyMarker(copy)[0], `${node}: a copy's description is its marker line only`);
+				assert.equal(copy.useDefaultAlerts, false, `${node}: copy ${copy.id} does not use the calendar's default alerts`);
+				assert.deepEqual(Object.keys(copy.alerts ?? {}), [], `${node}: copy ${copy.id} has no alerts`);
 				assert.deepEqual([copy.start, copy.duration, copy.showWithoutTime === true], [original.start, original.duration, original.showWithoutTime === true], `${node}: copy ${copy.id} has its source's times`);
 				for (const field of ['location', 'locations', 'links', 'virtualLocations']) {
 					assert.ok(copy[field] === undefined || copy[field] === null || Object.keys(copy[field]).length === 0, `${node}: copy ${copy.id} has no ${field}`);

@@ -1,29 +1,31 @@
 /**
- * `npm start` (scripts/start.mjs, on the built package): it starts the sandbox and n8n, sets up
- * the owner, both credentials (their tests pass in n8n) and the example workflows, and Ctrl-C
- * stops both. The example workflows then run to the end against the sandbox it left behind.
- * A second start reuses everything. When n8n stops unexpectedly, or fails to start, the script
- * stops the sandbox too and exits 1.
+ * `npm start` (scripts/start.mjs, on the built package): it starts the sandbox (with a budget for
+ * trying, which the banner states) and n8n, sets up the owner, both credentials (their tests pass
+ * in n8n) and the example workflows; every example then runs three times in a row, as the editor
+ * runs it, none refused for the budget; Ctrl-C stops both. A second start reuses everything, and
+ * with SANDBOX_POINTS=100 its sandbox refuses as a 100-point account. When n8n stops
+ * unexpectedly, or fails to start, the script stops the sandbox too and exits 1.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { EXAMPLE_CREDENTIALS, exampleFilesEnv, START_OWNER } from '../../scripts/examples.mjs';
-import { freePort, n8nEnv, projectRoot, runN8nCli, runtimeInfo } from '../../scripts/n8n-runtime.mjs';
+import { EXAMPLE_CREDENTIALS, START_OWNER } from '../../scripts/examples.mjs';
+import { TRYING_POINTS } from '../../scripts/local-instance.mjs';
+import { freePort } from '../../scripts/n8n-runtime.mjs';
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
 import { startTimeZone } from '../../scripts/time-zone.mjs';
-import { parseRun } from './support/n8n.mjs';
-import { startNpmStart } from './support/npmStart.mjs';
+import { runFromEditor, startNpmStart } from './support/npmStart.mjs';
 import { processesMentioning, runningProcesses, runStartWithFailingN8n } from './support/processes.mjs';
 
 describe('npm start', () => {
 	let stateDir;
 	let n8nPort;
 	let sandboxPort;
+	/** The first start, kept running from the setup through every example's three runs to Ctrl-C. */
+	let first;
 
 	before(async () => {
 		stateDir = mkdtempSync(join(tmpdir(), 'cts-start-'));
@@ -31,23 +33,17 @@ describe('npm start', () => {
 		sandboxPort = await freePort();
 	});
 
-	after(() => rmSync(stateDir, { recursive: true, force: true }));
+	after(async () => {
+		await first?.stop();
+		rmSync(stateDir, { recursive: true, force: true });
+	});
 
 	const start = async () => await startNpmStart({ stateDir, n8nPort, sandboxPort });
 
-	it('starts n8n with the package, the owner, both credentials and the example workflows; Ctrl-C stops both', async () => {
-		const run = await start();
-		try {
-			await checkSetup(run.output());
-			assert.ok(processesMentioning(stateDir).length >= 2, 'n8n and the sandbox are found by their state folder');
-		} finally {
-			assert.equal(await run.stop(), 0);
-		}
-		assert.match(run.output(), /Stopped\./);
-		assert.deepEqual(processesMentioning(stateDir), [], 'no process is left behind');
-		for (const port of [n8nPort, sandboxPort]) {
-			await assert.rejects(fetch(`http://127.0.0.1:${port}/`), 'nothing listens after Ctrl-C');
-		}
+	it('starts n8n with the package, the owner, both credentials and the example workflows; the banner states the sandbox\'s budget', async () => {
+		first = await start();
+		await checkSetup(first.output());
+		assert.ok(processesMentioning(stateDir).length >= 2, 'n8n and the sandbox are found by their state folder');
 	});
 
 	const checkSetup = async (text) => {
@@ -57,9 +53,12 @@ describe('npm start', () => {
 		assert.match(text, new RegExp(`Try first: +http://localhost:${n8nPort}/workflow/\\S+ +\\("CTS example: task round trip"`));
 		const timeZone = startTimeZone();
 		assert.match(text, new RegExp(`Time zone: +${timeZone.replace('+', '\\+')} `));
+		// The budget for trying, and the real accounts' one setting away.
+		assert.match(text, new RegExp(`Budget: +${TRYING_POINTS} points per 15 min, to try every example freely \\(a real account has 100, 300 or 500 points\\)\\n +SANDBOX_POINTS=100 npm start runs as a 100-point account`));
 		// A new state begins with the starter world: open tasks for the triggers' Fetch Test Event.
-		const tasks = await fetch(`http://127.0.0.1:${sandboxPort}/v3/tasks/list?limit=100`, { headers: { authorization: 'ApiKey sandbox-alice-key' } }).then((r) => r.json());
-		assert.equal(tasks.data.tasks.length, 5);
+		const tasks = await fetch(`http://127.0.0.1:${sandboxPort}/v3/tasks/list?limit=100`, { headers: { authorization: 'ApiKey sandbox-alice-key' } });
+		assert.equal((await tasks.json()).data.tasks.length, 5);
+		assert.equal(tasks.headers.get('ratelimit-limit'), String(TRYING_POINTS));
 		assert.match(text, /Base URL \/ Sync URL/);
 
 		const rest = new N8nRestClient(`http://localhost:${n8nPort}`);
@@ -89,65 +88,83 @@ describe('npm start', () => {
 			assert.equal(data.baseUrl ?? data.syncUrl, `http://127.0.0.1:${sandboxPort}`);
 			const tested = await rest.testCredential({ id: credential.id, name, type, data });
 			assert.equal(tested.status, 'OK', tested.message);
-			assert.match(tested.message, /^Connection successful: \d+ of 300 points left/);
+			assert.match(tested.message, new RegExp(`^Connection successful: \\d+ of ${TRYING_POINTS} points left`));
 		}
 	};
 
-	it('the example workflows run to the end against the sandbox', async () => {
-		// The sandbox again, on its port and with its data, as npm start runs it.
-		const sandbox = spawn(process.execPath, [join(projectRoot, 'build', 'test', 'sandbox', 'main.js')], {
-			env: { ...process.env, SANDBOX_PORT: String(sandboxPort), SANDBOX_DATA: join(stateDir, 'sandbox.json') },
-			stdio: 'ignore',
-		});
-		try {
-			for (let attempt = 0; attempt < 40; attempt++) {
-				if (await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/health`).then((r) => r.ok, () => false)) break;
-				await new Promise((r) => setTimeout(r, 250));
+	it('every example runs three times in a row, as the editor runs it, and none is refused for the budget', async () => {
+		const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+		const rest = new N8nRestClient(`http://localhost:${n8nPort}`);
+		await rest.login(START_OWNER.email, START_OWNER.password);
+		// Every example that runs from the editor: from its manual trigger, else its schedule or polling trigger
+		// (a trigger's run from the editor is its Fetch Test Event). The MCP server runs only when an MCP client
+		// calls it (test/e2e/mcp.test.mjs).
+		const TRIGGER = /(manualTrigger|scheduleTrigger|Trigger)$/;
+		const startOf = (workflow) =>
+			workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger') ??
+			workflow.nodes.find((node) => TRIGGER.test(node.type) && !/mcpTrigger/i.test(node.type));
+		const examples = (await Promise.all((await rest.listWorkflows()).map(async ({ id }) => await rest.getWorkflow(id)))).filter(startOf);
+		assert.equal(examples.length, 9);
+		await fetch(`${sandboxUrl}/_sandbox/requests`, { method: 'DELETE' });
+		const spent = [];
+		for (const round of [1, 2, 3]) {
+			const logged = (await (await fetch(`${sandboxUrl}/_sandbox/requests`)).json()).requests.length;
+			for (const workflow of examples) {
+				const trigger = startOf(workflow).name;
+				const { status, runData, error } = await runFromEditor(rest, workflow.id, trigger);
+				assert.equal(status, 'success', `${workflow.name}, round ${round}: ${error}`);
+				const ran = Object.keys(runData);
+				assert.ok(ran.includes(trigger) && ran.length > 1, `${workflow.name}, round ${round}: ran from ${trigger} on: ${ran.join(', ')}`);
 			}
-			const info = runtimeInfo('2');
-			const env = n8nEnv(info, {
-				userFolder: join(stateDir, 'n8n'),
-				port: n8nPort,
-				brokerPort: await freePort(),
-				// The package as npm start installed it (the user folder's community-nodes folder).
-				env: { N8N_LOG_LEVEL: 'info', N8N_LOG_FORMAT: 'json', ...exampleFilesEnv(stateDir) },
-			});
-			const exported = join(stateDir, 'workflows.json');
-			assert.equal((await runN8nCli(info, ['export:workflow', '--all', `--output=${exported}`], { env })).code, 0);
-			// The workflows that can be started by hand (the triggers and the MCP server wait for events once published).
-			const examples = JSON.parse(readFileSync(exported, 'utf8')).filter((workflow) =>
-				workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger'),
-			);
-			assert.equal(examples.length, 5);
-			await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/requests`, { method: 'DELETE' });
-			// Twice, as a newcomer tries them: both rounds fit the starter account's 300 points, so no run waits.
-			for (const workflow of [...examples, ...examples]) {
-				const result = await runN8nCli(info, ['execute', `--id=${workflow.id}`, '--rawOutput'], { env });
-				const executed = parseRun(result.stdout);
-				assert.equal(executed?.status, 'success', `${workflow.name}:\n${result.stdout.slice(-2000)}`);
-				const ran = Object.keys(executed.data.resultData.runData);
-				// A workflow with a schedule beside its manual trigger (the morning briefing) starts from one of them.
-				const triggers = workflow.nodes.filter((node) => ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger'].includes(node.type)).map((node) => node.name);
-				const nodes = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote' && !triggers.includes(node.name)).map((node) => node.name);
-				assert.equal(ran.filter((name) => triggers.includes(name)).length, 1, `${workflow.name}: one trigger started it`);
-				assert.deepEqual(ran.filter((name) => !triggers.includes(name)).sort(), nodes.sort(), `${workflow.name}: every node ran`);
-			}
-			const { requests } = await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/requests`).then((r) => r.json());
-			const points = (version) => requests.filter((call) => call.path.startsWith(`/${version}/`)).reduce((sum, call) => sum + call.points, 0);
-			console.log(`two rounds of the ${examples.length} examples: ${points('v3')} points of the API key's 300, ${points('v1')} of the bearer token's`);
-			assert.ok(points('v3') <= 300, `two rounds cost ${points('v3')} points of 300`);
-			assert.equal(requests.filter((call) => call.status === 429).length, 0, 'no request was refused');
-		} finally {
-			sandbox.kill('SIGTERM');
+			const calls = (await (await fetch(`${sandboxUrl}/_sandbox/requests`)).json()).requests.slice(logged);
+			assert.deepEqual(calls.filter((call) => call.status === 429), [], `round ${round}: no request was refused`);
+			const points = (version) => calls.filter((call) => call.path.startsWith(`/${version}/`)).reduce((sum, call) => sum + call.points, 0);
+			spent.push(`round ${round}: ${points('v3')} points (API key), ${points('v1')} (bearer token)`);
+		}
+		console.log(`${examples.length} examples, three rounds from a fresh start, of the ${TRYING_POINTS}-point budget: ${spent.join('; ')}`);
+	});
+
+	it('Ctrl-C stops both and leaves no process behind', async () => {
+		assert.equal(await first.stop(), 0);
+		assert.match(first.output(), /Stopped\./);
+		first = undefined;
+		assert.deepEqual(processesMentioning(stateDir), [], 'no process is left behind');
+		for (const port of [n8nPort, sandboxPort]) {
+			await assert.rejects(fetch(`http://127.0.0.1:${port}/`), 'nothing listens after Ctrl-C');
 		}
 	});
 
 	// How long a second start takes is a benchmark figure (npm run bench, section 8).
-	it('a second start reuses the install and the setup', async () => {
-		const run = await start();
+	it('a second start reuses the install and the setup; SANDBOX_POINTS=100 makes it a 100-point account, refused as the service refuses', async () => {
+		const run = await startNpmStart({ stateDir, n8nPort, sandboxPort, env: { SANDBOX_POINTS: '100' } });
 		try {
 			assert.match(run.output(), /the example workflows \("CTS example: …"\)/);
 			assert.doesNotMatch(run.output(), /Installing n8n/, 'the install is reused');
+			assert.match(run.output(), /Budget: +100 points per 15 min, as SANDBOX_POINTS \(or SANDBOX_WINDOW_SECONDS, SANDBOX_COUNTING\) set it/);
+			// The budget of a 100-point account: ten list calls use it up, the next call is refused.
+			const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+			const call = async (path) => await fetch(`${sandboxUrl}${path}`, { headers: { authorization: 'ApiKey sandbox-alice-key' } });
+			for (let list = 1; list <= 10; list++) {
+				const answer = await call('/v3/tasks/list?limit=1');
+				assert.equal(answer.status, 200);
+				assert.deepEqual([answer.headers.get('ratelimit-limit'), answer.headers.get('ratelimit-remaining')], ['100', String(100 - 10 * list)]);
+			}
+			const refused = await call('/v3/tasks?id=any');
+			assert.equal(refused.status, 429);
+			assert.equal(refused.headers.get('ratelimit-remaining'), '0');
+			const retryAfter = Number(refused.headers.get('retry-after'));
+			assert.ok(retryAfter >= 1 && retryAfter <= 900, `Retry-After ${retryAfter}`);
+			const body = await refused.json();
+			assert.equal(body.status, 429);
+			assert.match(body.errorRef, /\S/);
+			assert.match(body.message, /^Rate limit exceeded: .* a budget of 100 points per 900 s/);
+			// In n8n, the credential's test says so with the budget the answer reported.
+			const rest = new N8nRestClient(`http://localhost:${n8nPort}`);
+			await rest.login(START_OWNER.email, START_OWNER.password);
+			const credential = (await rest.listCredentials()).find(({ name }) => name === EXAMPLE_CREDENTIALS.api.name);
+			const { data } = await rest.getCredential(credential.id);
+			const tested = await rest.testCredential({ id: credential.id, name: credential.name, type: credential.type, data });
+			assert.match(tested.message, /^The credential works, but the point budget is used up: 0 of 100 points left; the budget resets in /);
 		} finally {
 			assert.equal(await run.stop(), 0);
 		}

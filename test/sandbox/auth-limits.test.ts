@@ -179,6 +179,19 @@ describe('rate limits', () => {
 		expect(res.headers.get('ratelimit-reset')).toBe('840');
 	});
 
+	it('limits: the message of a 429 says it comes from the sandbox, its budget, and how to change or refill it', async () => {
+		await api().control('POST', 'limits', { points: 2, windowSeconds: 60 });
+		await api().get('/v3/tasks', { id: 'x' });
+		await api().get('/v3/tasks', { id: 'x' });
+		const refused = await api().get('/v3/tasks', { id: 'x' });
+		expect(refused.body.message).toBe(
+			'Rate limit exceeded: not enough points left in this window. This is the sandbox, with a budget of 2 points per 60 s: restart it (npm start or npm run sandbox) to begin with a full budget, set another one with SANDBOX_POINTS=<points> when it starts, or POST /_sandbox/limits while it runs',
+		);
+		await api().control('POST', 'limits', { points: 1, counting: 'requests' });
+		await api().get('/v3/tasks', { id: 'x' });
+		expect((await api().get('/v3/tasks', { id: 'x' })).body.message).toMatch(/^Rate limit exceeded: not enough requests left in this window\. This is the sandbox, with a budget of 1 request per 60 s: /);
+	});
+
 	it('limits: Retry-After is a whole number of seconds, at least 1', async () => {
 		await api().control('POST', 'limits', { points: 1, windowSeconds: 900 });
 		await api().control('POST', 'clock', { now: '2026-03-01T09:00:00Z' });

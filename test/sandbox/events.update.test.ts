@@ -189,6 +189,19 @@ describe('update', () => {
 		expect(own).toMatchObject({ useDefaultAlerts: false, alerts: { [ALERT_15_ID]: ALERT_15 } });
 	});
 
+	it('update: useDefaultAlerts false on an event with the calendar\'s defaults leaves it without any alert, in the answer and the list', async () => {
+		const { id } = await ev.create();
+		const quiet = await ev.updated({ id, useDefaultAlerts: false });
+		expect(quiet.useDefaultAlerts).toBe(false);
+		expect(quiet).not.toHaveProperty('alerts');
+		const listed = (await ev.list()).body.data.events.find((event: { id: string }) => event.id === id);
+		expect(listed.useDefaultAlerts).toBe(false);
+		expect(listed).not.toHaveProperty('alerts');
+		// Own alerts removed by their IDs in the same patch: none is left.
+		const { id: withOwn } = await ev.create({ alerts: { [ALERT_15_ID]: ALERT_15 } });
+		expect((await ev.updated({ id: withOwn, useDefaultAlerts: false, alerts: { [ALERT_15_ID]: null } })).alerts).toEqual({});
+	});
+
 	it('update: participants patch: participants not mentioned remain, supplied ones are added or changed, null removes one (key = base64 e-mail or the address)', async () => {
 		const carol = 'carol@example.com';
 		const dave = 'dave@example.com';

@@ -53,6 +53,22 @@ export interface LimitResult {
 	headers: Record<string, string>;
 	/** Seconds until the budget refills, for `Retry-After` on a refusal. */
 	retryAfter: number;
+	/** The budget that applied (none: limiting is off). */
+	config: LimitConfig | null;
+}
+
+/**
+ * The message of a refusal (429). The service's own text is not documented; the sandbox says what
+ * it is and how its budget is changed, so that whoever meets the refusal while trying the nodes
+ * (the nodes show the service's message) knows what to do.
+ */
+export function refusalMessage(config: LimitConfig): string {
+	const unit = config.counting === 'requests' ? 'request' : 'point';
+	const plural = (count: number) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+	return (
+		`Rate limit exceeded: not enough ${unit}s left in this window. This is the sandbox, with a budget of ${plural(config.points)} per ${config.windowSeconds} s: ` +
+		'restart it (npm start or npm run sandbox) to begin with a full budget, set another one with SANDBOX_POINTS=<points> when it starts, or POST /_sandbox/limits while it runs'
+	);
 }
 
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -120,7 +136,7 @@ export class Limiter {
 	/** Charges a call priced `points` to `userId`'s budget for this credential, if it allows it. */
 	charge(userId: string, credential: CredentialKind, points: number, now: number): LimitResult {
 		const { config, bucketKey } = this.applying(userId, credential);
-		if (!config) return { allowed: true, charged: points, headers: NO_HEADERS, retryAfter: 0 };
+		if (!config) return { allowed: true, charged: points, headers: NO_HEADERS, retryAfter: 0, config };
 		const cost = config.counting === 'requests' ? 1 : points;
 		const bucket = this.bucket(bucketKey, now, config);
 		const allowed = bucket.used + cost <= config.points;
@@ -131,6 +147,7 @@ export class Limiter {
 			charged: allowed ? cost : 0,
 			headers: headers(config.points, config.points - bucket.used, reset),
 			retryAfter: Math.max(1, reset),
+			config,
 		};
 	}
 

@@ -16,7 +16,8 @@ import { seedStarterWorld } from './starter';
 
 /** The budget the environment asks for, or undefined for the sandbox's default. */
 function budgetFromEnvironment(): LimitConfig | undefined {
-	const { SANDBOX_POINTS: points, SANDBOX_WINDOW_SECONDS: window, SANDBOX_COUNTING: counting } = process.env;
+	// A variable set empty is not set.
+	const [points, window, counting] = [process.env.SANDBOX_POINTS, process.env.SANDBOX_WINDOW_SECONDS, process.env.SANDBOX_COUNTING].map((value) => value || undefined);
 	if (!points && !window && !counting) return undefined;
 	const config: LimitConfig = { points: Number(points ?? 300), windowSeconds: Number(window ?? DEFAULT_WINDOW_SECONDS) };
 	if (!Number.isInteger(config.points) || config.points < 1) throw new Error(`SANDBOX_POINTS must be a whole number of points, not "${points}"`);

@@ -22,7 +22,7 @@ import { controlRoutes, Faults, RequestLog, type LoggedRequest } from './control
 import { ApiError, bodyOf, methodNotAllowed, notFoundRoute, shortErrorBody } from './errors';
 import { eventRoutes } from './events';
 import { eventV1Routes } from './eventsV1';
-import { Limiter } from './limits';
+import { Limiter, refusalMessage } from './limits';
 import { RawJson, Router, type Method, type Query, type Reply, type RequestContext, type Route, type SandboxState } from './router';
 import { Store, type User } from './store';
 import { tagRoutes } from './tags';
@@ -187,7 +187,7 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
 		const limit = limiter.charge(user.id, auth, route.points ?? 1, clock.now());
 		rateHeaders = limit.headers;
 		if (!limit.allowed) {
-			throw new ApiError(429, 'Rate limit exceeded: not enough points left in this window', {
+			throw new ApiError(429, refusalMessage(limit.config!), {
 				headers: { 'Retry-After': String(limit.retryAfter) },
 				context: { retryAfterSeconds: limit.retryAfter },
 			});

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { alertId, alertOffset, locationKey, participantKey } from './encoding';
+import { alertEntry, alertId, alertOffset } from '../../shared/calendar/alerts';
+import { locationKey, participantKey } from './encoding';
 import { quoted } from '../../shared/transport/errors';
 
 /**
@@ -123,12 +124,7 @@ export function alertsOf(value: unknown): Array<{ id: string; offset: string; ac
 
 /** Alerts keyed by their computed ID (base64 of `{"a":action,"to":offset}`). */
 export function toAlerts(value: unknown): IDataObject {
-	return Object.fromEntries(
-		alertsOf(value).map(({ id, offset, action }) => [
-			id,
-			{ '@type': 'Alert', trigger: { '@type': 'OffsetTrigger', offset, relativeTo: 'start' }, action },
-		]),
-	);
+	return Object.fromEntries(alertsOf(value).map(({ offset, action }) => alertEntry(action, offset)));
 }
 
 /** Locations keyed by their name's {@link locationKey}, so adding one never replaces another. */

@@ -1,12 +1,13 @@
 import { DateTime } from 'luxon';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { markerLine, readMarker } from '../copies/marker';
 import { byMarkerKey } from '../copies/plan';
 import { toLocalDateTime } from '../time/dates';
-import { quoted } from '../transport/errors';
+import { invalidField, quoted } from '../transport/errors';
 import type { ServiceContext } from '../transport/credentialUser';
 import { ctsRequest } from '../transport/transport';
+import { alertEntry, alertOffset, NO_ALERTS } from './alerts';
 import { eventInterval, notBusyReason, wallClockInstant, type Interval } from './freeTime';
 
 /**
@@ -65,6 +66,27 @@ export function blockTiming(block: Interval, zone: string): { start: string; dur
 	};
 }
 
+/**
+ * Whether and when a block reminds (the option Reminder): once as it begins (the default: a block
+ * is the time to start its task, not a meeting to prepare for), with the calendar's default
+ * alerts, or never.
+ */
+export type BlockReminder = 'atStart' | 'calendarDefault' | 'none';
+
+const BLOCK_REMINDERS: Record<BlockReminder, IDataObject> = {
+	// Own alerts switch the defaults off, as Event Create sends them.
+	atStart: { ...NO_ALERTS, alerts: Object.fromEntries([alertEntry('display', alertOffset(0))]) },
+	calendarDefault: { useDefaultAlerts: true },
+	none: NO_ALERTS,
+};
+
+/** The Reminder of an operation's options, checked. */
+export function readBlockReminder(node: INode, options: IDataObject, itemIndex: number): BlockReminder {
+	const value = options.reminder ?? 'atStart';
+	if (typeof value === 'string' && Object.hasOwn(BLOCK_REMINDERS, value)) return value as BlockReminder;
+	throw invalidField(node, 'Reminder', `${quoted(value)} is not one of At the Start of the Block, Calendar's Default Alerts, None`, itemIndex);
+}
+
 /** A block of the package's with its time (none when its timing cannot be read). */
 export interface TaskBlock {
 	event: IDataObject;
@@ -92,19 +114,20 @@ export function extraBlockNotice(event: IDataObject): string {
 }
 
 /**
- * Writes a task's block at `block` (1 point): moves the task's `current` block there, or creates
- * one titled as the task, busy, whose description says what it is and ends with the marker line.
- * Answers the event as the service gives it back.
+ * Writes a task's block at `block` (1 point): moves the task's `current` block there (its alerts
+ * as they are), or creates one titled as the task, busy, reminding as `reminder` says, whose
+ * description says what it is and ends with the marker line. Answers the event as the service
+ * gives it back.
  */
 export async function writeBlock(
 	context: ServiceContext,
 	itemIndex: number,
-	{ target, block, zone, task, current }: { target: { accountId: string; id: string }; block: Interval; zone: string; task: IDataObject; current?: IDataObject },
+	{ target, block, zone, task, current, reminder }: { target: { accountId: string; id: string }; block: Interval; zone: string; task: IDataObject; current?: IDataObject; reminder: BlockReminder },
 ): Promise<IDataObject> {
 	const timing = { accountId: target.accountId, calendarId: target.id, ...blockTiming(block, zone) };
 	if (current) return (await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: current.id, ...timing } }, itemIndex)) as IDataObject;
 	const description = `Time blocked for the task ${String(task.title)}.\n\n${blockMarker(String(task.id))}`;
-	const body = { ...timing, title: task.title, description, freeBusyStatus: 'busy' };
+	const body = { ...timing, title: task.title, description, freeBusyStatus: 'busy', ...BLOCK_REMINDERS[reminder] };
 	const created = (await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/create', body }, itemIndex)) as IDataObject;
 	return ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? (created.data as IDataObject | undefined) ?? created;
 }

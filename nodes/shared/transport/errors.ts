@@ -177,6 +177,8 @@ export function serviceError(
 	error.context.httpStatus = status;
 	if (errorRef) error.context.errorRef = errorRef;
 	if (retryAfter !== undefined) error.context.retryAfterSeconds = retryAfter;
+	// A 429 usually ends in the wait for the budget: that error quotes the service's own words.
+	if (status === 429 && serviceMessage) error.context.serviceMessage = serviceMessage;
 	if (body.context !== undefined) error.context.serviceContext = body.context;
 	return error;
 }

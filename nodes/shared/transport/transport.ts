@@ -207,13 +207,15 @@ async function throughTransport<T>(
 	const isRead = (request.method ?? 'GET') === 'GET';
 	const kind = callKind(request.url);
 	let refused = false;
+	/** The service's answer when it refused this request (429): its words belong in the error if the wait for the budget gives up. */
+	let refusal: NodeApiError | undefined;
 	let readRetries = 0;
 	for (;;) {
 		let ticket: Ticket;
 		try {
 			ticket = await budget.take({ job: rules.job, maxWaitMs: rules.maxWaitMs, signal: rules.signal, kind }, refused);
 		} catch (error) {
-			throw error instanceof BudgetExhausted ? budgetError(context, error, itemIndex, rules.editorRun) : toNodeError(context.getNode(), error, itemIndex);
+			throw error instanceof BudgetExhausted ? budgetError(context, error, itemIndex, rules.editorRun, refusal) : toNodeError(context.getNode(), error, itemIndex);
 		}
 		rules.spent?.(ticket.cost);
 		let failure: NodeApiError | NodeOperationError;
@@ -227,6 +229,7 @@ async function throughTransport<T>(
 		const status = serviceStatus(failure);
 		refused = status === 429;
 		if (refused) {
+			refusal = failure as NodeApiError;
 			budget.refused(Number(failure.context.retryAfterSeconds ?? 1));
 			continue;
 		}
@@ -236,11 +239,15 @@ async function throughTransport<T>(
 	}
 }
 
-/** The error of a request that could not wait for the budget: what the job needs, and the budget and reset the service reported. */
-function budgetError(context: ServiceContext | IPollFunctions, exhausted: BudgetExhausted, itemIndex?: number, editorRun = false): NodeOperationError {
+/**
+ * The error of a request that could not wait for the budget: what the job needs, the budget and
+ * reset the service reported, and, when the service refused the request (429), its own message
+ * and `errorRef`.
+ */
+function budgetError(context: ServiceContext | IPollFunctions, exhausted: BudgetExhausted, itemIndex?: number, editorRun = false, refusal?: NodeApiError): NodeOperationError {
 	const { budget } = exhausted;
 	const told = describeBudget(budget);
-	const needed = `This run still needed ${exhausted.neededPoints} points for ${exhausted.waitingRequests} waiting ${exhausted.waitingRequests === 1 ? 'request' : 'requests'}`;
+	const needed = `This run still needed ${exhausted.neededPoints} ${exhausted.neededPoints === 1 ? 'point' : 'points'} for ${exhausted.waitingRequests} waiting ${exhausted.waitingRequests === 1 ? 'request' : 'requests'}`;
 	const error = new NodeOperationError(context.getNode(), `Rate limit: the account's point budget is used up${told ? ` (${told})` : ''}`, {
 		itemIndex,
 		description: isTool(context)
@@ -253,6 +260,11 @@ function budgetError(context: ServiceContext | IPollFunctions, exhausted: Budget
 					}; or run it again after the reset.`
 				: `${needed}. The node waits for the budget to refill only as long as Options → Maximum Wait allows: raise it (the default, 900 s, covers a whole window), or spread the work out; ${describeCosts(budget.listCost, budget.callCost)}.`,
 	});
+	const refusalMessage = refusal?.context.serviceMessage;
+	if (refusalMessage) {
+		const ref = refusal.context.errorRef ? ` (errorRef ${String(refusal.context.errorRef)})` : '';
+		error.description = `${error.description} The service answered: ${String(refusalMessage)}${ref}`;
+	}
 	const resetAt = budget.resetAt === undefined ? undefined : new Date(budget.resetAt).toISOString();
 	error.context.budget = { neededPoints: exhausted.neededPoints, remaining: budget.remaining, limit: budget.limit, resetAt };
 	return error;

@@ -7,13 +7,16 @@ import { join } from 'node:path';
 
 import { projectRoot } from '../../../scripts/n8n-runtime.mjs';
 
+/** The sandbox's budget as npm start chooses it, whatever the environment the tests run in sets. */
+const NO_BUDGET_CHOSEN = { SANDBOX_POINTS: '', SANDBOX_WINDOW_SECONDS: '', SANDBOX_COUNTING: '' };
+
 /**
  * Resolves once the script is ready to { output(), readySeconds, stop() }; `stop()` sends SIGINT
- * and resolves to the exit code.
+ * and resolves to the exit code. `env` is added to this process's environment.
  */
-export async function startNpmStart({ stateDir, n8nPort, sandboxPort, timeoutMs = 240_000 }) {
+export async function startNpmStart({ stateDir, n8nPort, sandboxPort, timeoutMs = 240_000, env = {} }) {
 	const child = spawn(process.execPath, [join(projectRoot, 'scripts', 'start.mjs')], {
-		env: { ...process.env, NODE_ENV: '', N8N_PORT: String(n8nPort), SANDBOX_PORT: String(sandboxPort), CTS_START_DIR: stateDir },
+		env: { ...process.env, NODE_ENV: '', ...NO_BUDGET_CHOSEN, ...env, N8N_PORT: String(n8nPort), SANDBOX_PORT: String(sandboxPort), CTS_START_DIR: stateDir },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
@@ -60,4 +63,21 @@ export async function startLoggedIn(prefix) {
 	const rest = new N8nRestClient(run.output().match(/Editor: +(\S+?)\/?\n/)[1]);
 	await rest.login(START_OWNER.email, START_OWNER.password);
 	return { stateDir, run, rest, sandboxUrl: `http://127.0.0.1:${sandboxPort}` };
+}
+
+/**
+ * Runs a workflow of the started n8n as the editor's "Execute workflow" does, from the node named
+ * `trigger`, and waits for it to finish (up to two minutes). Resolves to its status, each node's
+ * run data and n8n's error message, if any.
+ */
+export async function runFromEditor(rest, workflowId, trigger) {
+	const { parseFlatted } = await import('../../../scripts/n8n-rest.mjs');
+	const { waitFor } = await import('./restarts.mjs');
+	const { executionId } = await rest.runWorkflow(workflowId, trigger);
+	const finished = await waitFor(async () => {
+		const full = await rest.getExecution(executionId);
+		return ['new', 'running', 'waiting'].includes(full.status) ? undefined : full;
+	}, 120_000, `execution ${executionId}`);
+	const data = typeof finished.data === 'string' ? parseFlatted(finished.data) : finished.data;
+	return { status: finished.status, runData: data.resultData.runData, error: data.resultData.error?.message };
 }

@@ -49,7 +49,7 @@ export const calendarDescription: INodeProperties[] = [
 				value: MIRROR_BUSY_TIME,
 				action: 'Mirror busy time into a calendar',
 				description:
-					'Copy the busy events of calendars of any accounts into one calendar as busy blocks without their details, kept in step on every run',
+					'Copy the busy events of calendars of any accounts into one calendar as busy blocks without their details or alerts, kept in step on every run',
 				routing: multiRequestRouting(mirrorBusyTime, { writes: true }),
 			},
 		],

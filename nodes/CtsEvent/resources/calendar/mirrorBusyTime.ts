@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
+import { NO_ALERTS, remindsOfItself, withoutAlerts } from '../../../shared/calendar/alerts';
 import { MAX_RANGE_MONTHS, readCalendarEvents } from '../../../shared/calendar/busyTime';
 import { writableCalendar } from '../../../shared/calendar/calendarTarget';
 import { calendarName, parseCalendarRef, type CalendarInfo } from '../../../shared/calendar/calendarLists';
@@ -18,7 +19,8 @@ import { ctsRequest } from '../../../shared/transport/transport';
 /**
  * Calendar → Mirror Busy Time: each busy event of the source calendars is copied into the target
  * calendar as a busy block with the same times and a title of the user's choice, and nothing else
- * of the source. A copy's description is one marker line,
+ * of the source. A copy never reminds (no alerts, not the target's default alerts either): the
+ * source reminds from its own calendar. A copy's description is one marker line,
  * `Busy copy of: <account> | <calendar> | <event ID> | <fingerprint of its times>`, by which the
  * next run finds it: unchanged copies are not written, moved ones are moved, and copies whose
  * source is no longer busy (cancelled, declined, deleted, marked free) are removed. A series is
@@ -132,12 +134,12 @@ function wantedCopy(busy: BusyEvent, query: MirrorQuery): WantedCopy {
 	return { source, busy, fields, timing };
 }
 
-/** How a copy differs from what its source asks for: its times or its marker (move), its title or free/busy (update). */
+/** How a copy differs from what its source asks for: its times or its marker (move), its title, free/busy or alerts (update). */
 function compare(wanted: WantedCopy, copy: Copy): CopyComparison {
 	const allDay = copy.event.showWithoutTime === true;
 	const sameTimes = allDay === wanted.fields.showWithoutTime && copy.interval.start === wanted.busy.start && copy.interval.end === wanted.busy.end;
 	if (!sameTimes || copy.marker.timing !== wanted.timing) return 'move';
-	if (String(copy.event.title ?? '') !== wanted.fields.title || notBusyReason(copy.event) !== undefined) return 'update';
+	if (String(copy.event.title ?? '') !== wanted.fields.title || notBusyReason(copy.event) !== undefined || remindsOfItself(copy.event)) return 'update';
 	return 'same';
 }
 
@@ -163,13 +165,14 @@ async function write(item: OperationItem, target: CalendarInfo, step: CopyStep<W
 	const wanted = step.wanted!;
 	const body: IDataObject = { ...where, ...wanted.fields, description: copyDescription(wanted), freeBusyStatus: 'busy' };
 	if (step.action === 'create') {
-		const created = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/create', body }, itemIndex);
+		const created = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/create', body: { ...body, ...NO_ALERTS } }, itemIndex);
 		const event = ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? (created.data as IDataObject | undefined) ?? created;
 		await noteWritten(context, target, { written: event });
 		return String(event.id ?? '');
 	}
 	// Update answers the event itself (no `data` envelope).
-	const updated = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: copyId, ...body } }, itemIndex);
+	// A move or update also takes off any alert the copy has (copies written before copies carried none, or added by hand).
+	const updated = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/update', body: { id: copyId, ...body, ...withoutAlerts(step.copy!.event) } }, itemIndex);
 	await noteWritten(context, target, { written: { ...updated, id: updated.id ?? copyId } });
 	return copyId;
 }

@@ -9,7 +9,8 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { alertId, locationKey } from '../../shared/encoding';
+import { alertId } from '../../../shared/calendar/alerts';
+import { locationKey } from '../../shared/encoding';
 import { invalidField, quoted } from '../../../shared/transport/errors';
 import { isEmptyValue, sendConverted, sendUnlessEmpty, timeZoneField, toStringList } from '../../../shared/fields/fields';
 import { itemState } from '../../../shared/transport/itemState';

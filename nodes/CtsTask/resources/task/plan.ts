@@ -15,7 +15,7 @@ import { taskFilter } from '../../../shared/tasks/taskFilter';
 import { READ_ONE_BY_ONE_BELOW } from './planFields';
 import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
 import { blockCalendar } from './schedule';
-import { blocksByTask, extraBlockNotice, writeBlock, type TaskBlock } from '../../../shared/calendar/taskBlocks';
+import { blocksByTask, extraBlockNotice, readBlockReminder, writeBlock, type BlockReminder, type TaskBlock } from '../../../shared/calendar/taskBlocks';
 import { actionWord } from '../../../shared/copies/plan';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
@@ -37,6 +37,7 @@ interface PlanSettings {
 	defaultLengthMinutes: number;
 	workingHours?: WorkingHours;
 	stepMinutes: number;
+	reminder: BlockReminder;
 	ignoreAllDay: boolean;
 	skipUnreadable: boolean;
 	checkValues: string[];
@@ -90,6 +91,7 @@ function readSettings({ context, itemIndex, parameter }: OperationItem): PlanSet
 		defaultLengthMinutes,
 		workingHours: readWorkingHours(node, parameter, itemIndex),
 		stepMinutes,
+		reminder: readBlockReminder(node, options, itemIndex),
 		ignoreAllDay: options.allDayEvents === 'ignore',
 		skipUnreadable: options.unreadableCalendars === 'skip',
 		checkValues: toStringList(parameter('checkCalendars', [])),
@@ -252,7 +254,7 @@ async function outputFor(first: OperationItem, itemIndex: number, entry: Planned
 	const eventId =
 		kind === 'keep' || settings.preview
 			? (entry.block?.id ?? null)
-			: String((await writeBlock(first.context, itemIndex, { target: calendars.target, block, zone, task, current: entry.block })).id ?? '');
+			: String((await writeBlock(first.context, itemIndex, { target: calendars.target, block, zone, task, current: entry.block, reminder: settings.reminder })).id ?? '');
 	return done({
 		action: actionWord(kind, settings.preview),
 		start: zonedIso(block.start, zone),

@@ -6,7 +6,7 @@ import { maxWaitOption } from '../../../shared/transport/transport';
 import { allDayEventsOption, readableCalendarsField, unreadableCalendarsOption, workingHoursFields } from '../../../shared/calendar/busyTimeFields';
 import { TASK_RESOURCE } from '../../shared/taskFields';
 import { taskFilterOptions } from '../../../shared/tasks/taskFilter';
-import { blockStartsOption, DEFAULT_HORIZON_DAYS } from './scheduleFields';
+import { blockReminderOption, blockStartsOption, DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
 export const PLAN = 'plan';
 
@@ -99,6 +99,7 @@ const fields: INodeProperties[] = [
 	optionsCollection([
 		allDayEventsOption,
 		blockStartsOption('the blocks'),
+		blockReminderOption,
 		unreadableCalendarsOption,
 		maxWaitOption,
 	]),

@@ -12,7 +12,7 @@ import { locatorValue, toStringList } from '../../../shared/fields/fields';
 import { busyEvents, freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import { ctsRequest } from '../../../shared/transport/transport';
-import { blocksByTask, extraBlockNotice, writeBlock } from '../../../shared/calendar/taskBlocks';
+import { blocksByTask, extraBlockNotice, readBlockReminder, writeBlock, type BlockReminder } from '../../../shared/calendar/taskBlocks';
 import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
@@ -33,6 +33,7 @@ interface ScheduleQuery {
 	lengthMinutes?: number;
 	workingHours?: WorkingHours;
 	stepMinutes: number;
+	reminder: BlockReminder;
 	ignoreAllDay: boolean;
 	skipUnreadable: boolean;
 	checkValues: string[];
@@ -66,6 +67,7 @@ function readQuery({ context, itemIndex, parameter }: OperationItem): ScheduleQu
 		lengthMinutes,
 		workingHours: readWorkingHours(node, parameter, itemIndex),
 		stepMinutes: step,
+		reminder: readBlockReminder(node, options, itemIndex),
 		ignoreAllDay: options.allDayEvents === 'ignore',
 		skipUnreadable: options.unreadableCalendars === 'skip',
 		checkValues: toStringList(parameter('checkCalendars', [])),
@@ -166,6 +168,6 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 			description: `${current ? 'The block the task has is no longer free and was left as it is. ' : 'Nothing was created. '}Give a later Not After, a shorter Length, other working hours, or fewer Check Calendars.`,
 		});
 	}
-	const written = await writeBlock(context, itemIndex, { target, block: { start: slot.start, end: slot.start + lengthMs }, zone: query.zone, task: { ...task, id: query.taskId }, current: current?.event });
+	const written = await writeBlock(context, itemIndex, { target, block: { start: slot.start, end: slot.start + lengthMs }, zone: query.zone, task: { ...task, id: query.taskId }, current: current?.event, reminder: query.reminder });
 	return current ? [output('moved', written, utcIso(current.interval?.start ?? 0))] : [output('created', written)];
 }

@@ -25,6 +25,20 @@ export function blockStartsOption(blocks: string): INodeProperties {
 	};
 }
 
+/** The option of whether and when a block the node creates reminds (Schedule in Calendar, Plan Tasks); see `BlockReminder` in `shared/calendar/taskBlocks.ts`. */
+export const blockReminderOption: INodeProperties = {
+	displayName: 'Reminder',
+	name: 'reminder',
+	type: 'options',
+	options: [
+		{ name: 'At the Start of the Block', value: 'atStart', description: 'One alert as the block begins: time to start the task' },
+		{ name: "Calendar's Default Alerts", value: 'calendarDefault', description: 'The alerts the calendar gives its events, e.g. 10 minutes before' },
+		{ name: 'None', value: 'none', description: 'No alert: the block only holds the time' },
+	],
+	default: 'atStart',
+	description: 'Whether and when a block the node creates reminds. A block it keeps or moves keeps the alerts it has, so changes made in the calendar stay.',
+};
+
 const fields: INodeProperties[] = [
 	taskLocator('Task', 'taskId', 'The task to find time for. Its title names the block; its estimated duration and due date set the length and the latest end unless given below.'),
 	listOrIdField(
@@ -83,6 +97,7 @@ const fields: INodeProperties[] = [
 	optionsCollection([
 		allDayEventsOption,
 		blockStartsOption('the block'),
+		blockReminderOption,
 		unreadableCalendarsOption,
 		maxWaitOption,
 	]),

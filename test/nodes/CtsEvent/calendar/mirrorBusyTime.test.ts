@@ -107,6 +107,12 @@ describe('Mirror Busy Time: copies', () => {
 		for (const leaked of ['Salary', 'Confidential', 'Room 4', 'bob@example.com', 'Dentist']) expect(text).not.toContain(leaked);
 		expect(copy.locations ?? null).toBeNull();
 		expect(Object.keys(copy.participants ?? {})).toHaveLength(0);
+		// No alerts: not the target calendar's default alerts either (the source reminds from its own calendar).
+		for (const each of copies) {
+			expect(each.useDefaultAlerts).toBe(false);
+			expect(Object.keys(each.alerts ?? {})).toEqual([]);
+		}
+		expect(requests.filter((request) => request.path === '/v3/events/create').map((request) => (request.body as Event).useDefaultAlerts)).toEqual([false, false]);
 		expect(instants(copies.find((event) => event.id === first.items[1].json.copyId)!)).toBe(instants(london));
 
 		await sandbox.clearRequests();
@@ -171,6 +177,47 @@ describe('Mirror Busy Time: copies', () => {
 			['2026-12-01T09:00:00', 'busy'],
 			['2026-12-01T11:00:00', 'busy'],
 		]);
+	});
+
+	it('takes the alerts off copies that remind (written before copies carried none, or given alerts by hand): an update each, then nothing', async () => {
+		const ALERT = { '@type': 'Alert', trigger: { '@type': 'OffsetTrigger', offset: '-PT5M', relativeTo: 'start' }, action: 'display' };
+		const ALERT_ID = Buffer.from(JSON.stringify({ a: 'display', to: '-PT5M' })).toString('base64');
+		const withDefaults = await create({ title: 'One', start: '2026-12-01T09:00:00' });
+		const withOwn = await create({ title: 'Two', start: '2026-12-01T11:00:00' });
+		const movedWithDefaults = await create({ title: 'Three', start: '2026-12-01T13:00:00' });
+		const quiet = await create({ title: 'Four', start: '2026-12-01T15:00:00' });
+		const first = await run();
+		const copyOf = (source: Event) => first.items.find(({ json }) => json.sourceEventId === source.id)!.json.copyId as string;
+		// Copies as an earlier version wrote them (the calendar's default alerts), or with an alert added in the calendar.
+		for (const source of [withDefaults, movedWithDefaults]) await sandbox.api('POST', '/v3/events/update', { body: { id: copyOf(source), ...B, useDefaultAlerts: true } });
+		await sandbox.api('POST', '/v3/events/update', { body: { id: copyOf(withOwn), ...B, alerts: { [ALERT_ID]: ALERT } } });
+		await sandbox.api('POST', '/v3/events/update', { body: { id: movedWithDefaults.id, ...A, start: '2026-12-01T14:00:00', duration: 'PT1H', timeZone: 'Europe/Berlin', showWithoutTime: false } });
+		expect((await copiesIn(B)).filter((copy) => copy.useDefaultAlerts === true || Object.keys(copy.alerts ?? {}).length > 0)).toHaveLength(3);
+
+		await sandbox.clearRequests();
+		const second = await run();
+		expect(second.error).toBeUndefined();
+		expect(second.items.map(({ json }) => [json.sourceEventId, json.action])).toEqual([
+			[withDefaults.id, 'updated'],
+			[withOwn.id, 'updated'],
+			[movedWithDefaults.id, 'moved'],
+			[quiet.id, 'unchanged'],
+		]);
+		// One write per copy, the move included: defaults off, each own alert removed by its ID.
+		const updates = (await sandbox.requests()).filter((request) => request.method === 'POST');
+		expect(updates.map((request) => [request.path, (request.body as Event).id])).toEqual([
+			['/v3/events/update', copyOf(withDefaults)],
+			['/v3/events/update', copyOf(withOwn)],
+			['/v3/events/update', copyOf(movedWithDefaults)],
+		]);
+		expect((updates[1].body as Event)).toMatchObject({ useDefaultAlerts: false, alerts: { [ALERT_ID]: null } });
+		for (const copy of await copiesIn(B)) {
+			expect(copy.useDefaultAlerts).toBe(false);
+			expect(Object.keys(copy.alerts ?? {})).toEqual([]);
+		}
+		await sandbox.clearRequests();
+		expect((await run()).items.map(({ json }) => json.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+		expect(await writes()).toEqual([]);
 	});
 
 	it('leaves alone every event of the target it did not make: own events, task blocks, copies of calendars that are not its sources', async () => {

@@ -65,6 +65,21 @@ describe('429 answers', () => {
 		expect(events).toHaveLength(name === 'delete' ? 0 : 1);
 	});
 
+	it('a 429 that outlasts Maximum Wait fails the item with the budget and the service\'s own answer, errorRef included', async () => {
+		const { id } = await createEvent();
+		// Another client of the account used the budget: the node learns it from the refusal.
+		await sandbox.control('limits', { points: 5 });
+		for (let call = 0; call < 5; call++) await sandbox.api('GET', '/v3/events', { qs: { id } });
+		await sandbox.clearRequests();
+		const { error } = await run({ operation: 'get', eventId: id, options: { maxWaitSeconds: 0 } });
+		const refused = (await sandbox.requests()).filter((call) => call.status === 429);
+		expect(refused).toHaveLength(1);
+		expect(error?.message).toMatch(/^Rate limit: the account's point budget is used up \(0 of 5 points left; /);
+		const description = (error as Error & { description?: string }).description ?? '';
+		expect(description).toMatch(/^This run still needed 1 point for 1 waiting request\./);
+		expect(description).toMatch(/ The service answered: Rate limit exceeded: not enough points left in this window.* \(errorRef [^)]+\)$/);
+	});
+
 	it('a 429 for one item does not repeat the other items\' requests', async () => {
 		await sandbox.control('faults', { status: 429, count: 1 });
 		const { items, error } = await run(createParameters({ title: '={{ $json.title }}' }), { items: [{ title: 'one' }, { title: 'two' }, { title: 'three' }] });
