@@ -119,7 +119,8 @@ function syncJob(engine: Engine, sandbox: SandboxProcess, mode: 'trigger' | 'man
 				staticData,
 				mode,
 			});
-			if (result.error) throw new Error(`Sync Tasks failed: ${result.error.message}`);
+			// The description names what went wrong (a network error's code, the service's reason).
+			if (result.error) throw new Error(`Sync Tasks failed: ${result.error.message} (${(result.error as { description?: string }).description ?? 'no description'})`);
 			return countsOf(result.items.map((item) => item.json.action));
 		},
 	};
@@ -213,7 +214,7 @@ function builtJob(engine: Engine, sandbox: SandboxProcess, skipFields: string): 
 			const run: IRun = await new WorkflowExecute(additionalDataFor(store, 'trigger', workflowData), 'trigger').run({ workflow, startNode: nodes[0] });
 			const { runData, error } = run.data.resultData;
 			const failed = error ?? Object.values(runData).find((tasks) => tasks[0]?.error)?.[0]?.error;
-			if (failed) throw new Error(`the built job failed: ${failed.message}`);
+			if (failed) throw new Error(`the built job failed: ${failed.message} (${(failed as { description?: string }).description ?? 'no description'})`);
 			const output = (name: string, index = 0) => runData[name]?.[0]?.data?.main?.[index]?.length ?? 0;
 			return `Compare Datasets: ${output('Compare Datasets', 0)} in A only, ${output('Compare Datasets', 1)} same, ${output('Compare Datasets', 2)} different, ${output('Compare Datasets', 3)} in B only; ${output('Create')} created, ${output('Update')} updated`;
 		},
