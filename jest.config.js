@@ -7,6 +7,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	setupFiles: ['<rootDir>/test/harness/env.ts'],
-	testTimeout: 60000,
+	// Generous: a timeout only catches a hung test, and CI runs jest beside end-to-end files on two cores.
+	testTimeout: 120000,
 	maxWorkers: 2,
 };

@@ -107,7 +107,7 @@ it('tasks: errors change nothing, and the hierarchy holds after any request sequ
 		{ numRuns: 40 },
 	);
 	refused.check();
-}, 120_000);
+}, 300_000);
 
 it('events: errors change nothing, and every listed event can be read by its id', async () => {
 	const target = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };

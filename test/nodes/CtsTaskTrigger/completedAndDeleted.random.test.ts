@@ -124,4 +124,4 @@ it('randomized changes with restarts and failed polls: each poll delivers exactl
 	expect(counts.delivered).toBeGreaterThan(100);
 	expect(counts.restarts).toBeGreaterThan(5);
 	expect(counts.failed).toBeGreaterThan(0);
-}, 120_000);
+}, 300_000);
