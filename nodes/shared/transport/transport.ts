@@ -210,6 +210,7 @@ async function throughTransport<T>(
 	/** The service's answer when it refused this request (429): its words belong in the error if the wait for the budget gives up. */
 	let refusal: NodeApiError | undefined;
 	let readRetries = 0;
+	let resentUnread = false;
 	for (;;) {
 		let ticket: Ticket;
 		try {
@@ -231,6 +232,12 @@ async function throughTransport<T>(
 		if (refused) {
 			refusal = failure as NodeApiError;
 			budget.refused(Number(failure.context.retryAfterSeconds ?? 1));
+			continue;
+		}
+		// 408: the server timed the connection out before it read the request (a kept-alive
+		// connection it had let go), so sending it once more cannot write twice, whatever the method.
+		if (status === 408 && !resentUnread) {
+			resentUnread = true;
 			continue;
 		}
 		const transient = isNetworkError(failure) || (status !== undefined && status >= 500);

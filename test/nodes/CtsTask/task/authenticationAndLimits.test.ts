@@ -75,6 +75,20 @@ describe('authentication and limits', () => {
 		expect(created.map((call) => call.status)).toEqual([429, 200]);
 	});
 
+	it('sends a write again once when the service answers 408 without reading it, and creates the task once', async () => {
+		await sandbox.control('faults', { status: 408, count: 1, path: '/v3/tasks/create' });
+		const once = await run({ operation: 'create', title: 'sent again after a 408', returnTask: false });
+		expect(once.error).toBeUndefined();
+		const created = (await apiCalls()).filter((call) => call.path === '/v3/tasks/create');
+		expect(created.map((call) => call.status)).toEqual([408, 200]);
+		const listed = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '100' } });
+		expect(listed.body.data.tasks.filter((task: { title: string }) => task.title === 'sent again after a 408')).toHaveLength(1);
+
+		await sandbox.control('faults', { status: 408, count: 2, path: '/v3/tasks/create' });
+		const twice = await run({ operation: 'create', title: 'two 408 answers', returnTask: false });
+		expect(twice.error?.message).toMatch(/408/);
+	});
+
 	it('does not replay a write after a 5xx, and retries a read', async () => {
 		await sandbox.control('faults', { status: 503, count: 1 });
 		const write = await run({ operation: 'create', title: 'once', returnTask: false });
