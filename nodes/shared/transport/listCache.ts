@@ -72,23 +72,24 @@ function exhaustedBudget(error: unknown): IDataObject | undefined {
 	return (error as { context?: IDataObject } | undefined)?.context?.budget as IDataObject | undefined;
 }
 
-/**
- * Why a list cannot load while the point budget is used up, in one line for the list itself: n8n
- * shows a dropdown that failed as "Error fetching options", with the reason only on hover, and
- * splits a list's error message at dashes, so the line has none (no ISO times).
- */
-function budgetLine(budget: IDataObject): string {
-	const left = typeof budget.remaining === 'number' && typeof budget.limit === 'number' ? ` (${budget.remaining} of ${budget.limit} points left)` : '';
-	const resetMs = Date.parse(String(budget.resetAt ?? ''));
-	const when = Number.isNaN(resetMs) ? 'once the budget window resets' : `in ${spokenDuration(Math.max(1000, resetMs - Date.now()))}`;
-	return `The point budget is used up${left}: this list loads again ${when}`;
-}
-
 /** What to do while the budget is used up. */
 const MEANWHILE: Record<ListFallback, string> = {
 	byId: 'Meanwhile choose "By ID" and enter the ID.',
 	expression: 'Meanwhile enter the IDs with an expression (switch the field to Expression).',
 };
+
+/**
+ * Why a list cannot load while the point budget is used up, and what to do meanwhile, in one line
+ * for the list itself: n8n shows a dropdown that failed as "Error fetching options", with the reason
+ * only on hover; a From List picker's error view shows the message but not its description, split
+ * at dashes, so the line has none (no ISO times).
+ */
+function budgetLine(budget: IDataObject, fallback: ListFallback): string {
+	const left = typeof budget.remaining === 'number' && typeof budget.limit === 'number' ? ` (${budget.remaining} of ${budget.limit} points left)` : '';
+	const resetMs = Date.parse(String(budget.resetAt ?? ''));
+	const when = Number.isNaN(resetMs) ? 'once the budget window resets' : `in ${spokenDuration(Math.max(1000, resetMs - Date.now()))}`;
+	return `The point budget is used up${left}: this list loads again ${when}. ${MEANWHILE[fallback]}`;
+}
 
 /**
  * Reads a list for a picker. A node without a credential yet gets an empty list, without a
@@ -105,7 +106,7 @@ export async function readForPicker<T extends unknown[]>(context: ServiceContext
 	} catch (error) {
 		const budget = exhaustedBudget(error);
 		if (budget) {
-			const unavailable = new NodeOperationError(context.getNode(), budgetLine(budget), { description: MEANWHILE[fallback] });
+			const unavailable = new NodeOperationError(context.getNode(), budgetLine(budget, fallback));
 			unavailable.context.budget = budget;
 			throw unavailable;
 		}
@@ -133,7 +134,6 @@ export async function pickerOptions(build: () => Promise<INodePropertyOptions[]>
 		return [...first, ...(await build())];
 	} catch (error) {
 		if (!exhaustedBudget(error)) throw error as NodeApiError;
-		const { message, description } = error as NodeOperationError;
-		return [...first, { name: `${message}. ${description ?? ''}`.trim(), value: UNAVAILABLE_OPTION, disabled: true }];
+		return [...first, { name: (error as NodeOperationError).message, value: UNAVAILABLE_OPTION, disabled: true }];
 	}
 }
