@@ -1,10 +1,15 @@
 /**
  * Example workflows that `npm start` puts into n8n: a task round trip, an event round trip
  * with a recurring series (v3), RSVP (v1), the task trigger, completed tasks, an MCP server offering the
- * nodes as tools to AI agents, a morning briefing, busy time mirrored between a work and a personal
- * calendar, and tasks kept in step with a CSV file and, both
+ * nodes as tools to AI agents, a morning briefing, open tasks planned into free time, busy time
+ * mirrored between a work and a personal calendar, and tasks kept in step with a CSV file and, both
  * ways, with an n8n data table. They use the credentials named here; node types are given by prefix
  * (the package name: npm start installs the project as a community package).
+ *
+ * Each one does something visible on the first click of *Execute workflow*. With two triggers,
+ * n8n's editor (2.41.1) starts from the one it ranks first, not from the first on the canvas: a form
+ * trigger, then a webhook, then any app's trigger (a CTS trigger), then a schedule, then a manual
+ * trigger; so every trigger of such an example leads to what it shows.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -228,8 +233,9 @@ export function exampleWorkflows(prefix, credentials, syncSetup) {
 				}),
 				v1('Accept', { operation: 'rsvp', eventId: id('Create Invitation'), rsvpAction: 'accept', comment: 'See you there', notifyOrganizer: true }),
 				event('Read Answer', { operation: 'get', eventId: id('Create Invitation') }),
+				v1('Delete Invitation', { operation: 'delete', eventId: id('Create Invitation') }),
 			],
-			[note('## RSVP (v1, bearer token)\nCreates an event that invites the account owner (alice@sandbox.example) through the older v1 interface, accepts it with a comment, and reads the event through v3: the owner\'s `participationStatus` is `accepted`.', [0, -40], [560, 220])],
+			[note('## RSVP (v1, bearer token)\nCreates an event that invites the account owner (alice@sandbox.example) through the older v1 interface, accepts it with a comment, reads the event through v3 (the owner\'s `participationStatus` is `accepted`) and deletes it.\n\nDisable **Delete Invitation** to keep the event.', [0, -40], [560, 220])],
 		),
 		mcpServerWorkflow(prefix, credentials),
 		{
@@ -277,6 +283,7 @@ export function exampleWorkflows(prefix, credentials, syncSetup) {
 			active: false,
 		},
 		morningBriefingWorkflow(prefix, credentials),
+		planningWorkflow(prefix, credentials),
 		mirrorBusyTimeWorkflow(prefix, credentials),
 		csvSyncWorkflow(prefix, credentials, syncSetup.tasksCsv),
 		tableSyncWorkflow(prefix, credentials, syncSetup.tasksTable),
@@ -368,9 +375,11 @@ function csvSyncWorkflow(prefix, credentials, tasksCsv) {
 }
 
 /**
- * Two-way between an n8n data table and the service: every 15 minutes the rows become tasks (a row
- * ticked done completes its task); a task completed in the service ticks its row. The trigger
- * leaves out the sync's own writes, so nothing loops.
+ * Two-way between an n8n data table and the service: every 15 minutes, and after each task
+ * completed in the service, the rows become tasks (a row ticked done completes its task); a task
+ * completed in the service ticks its row first. The trigger leaves out the sync's own writes, so
+ * nothing loops. Both triggers lead to the sync, so *Execute workflow* syncs the rows whichever
+ * n8n starts from (it ranks the CTS trigger above the schedule).
  */
 function tableSyncWorkflow(prefix, credentials, table) {
 	const dataTableId = { __rl: true, mode: 'list', value: table.id, cachedResultName: table.name };
@@ -378,28 +387,12 @@ function tableSyncWorkflow(prefix, credentials, table) {
 	return {
 		name: SYNC_EXAMPLES.table,
 		nodes: [
-			node('Every 15 Minutes', 'n8n-nodes-base.scheduleTrigger', 1.2, [0, 200], { rule: { interval: [{ field: 'minutes', minutesInterval: 15 }] } }),
-			node('Get Rows', 'n8n-nodes-base.dataTable', 1.1, [240, 200], { resource: 'row', operation: 'get', dataTableId, returnAll: true }),
-			node(
-				'Sync Tasks',
-				`${prefix}.ctsTask`,
-				1,
-				[480, 200],
-				{
-					resource: 'task',
-					operation: 'sync',
-					source: SYNC_SOURCES.table,
-					sourceKey: '={{ $json.id }}',
-					title: '={{ $json.title }}',
-					syncFields: { description: '={{ $json.notes }}', done: '={{ $json.done === true }}' },
-				},
-				apiCredential(credentials),
-			),
+			// Above the sync, so that n8n (execution order v1: the topmost branch first) ticks a row before the sync reads the rows.
 			node(
 				'Task Completed',
 				`${prefix}.ctsTaskTrigger`,
 				1,
-				[0, 480],
+				[0, 200],
 				{
 					pollTimes: { item: [{ mode: 'everyMinute' }] },
 					events: ['completed'],
@@ -408,7 +401,7 @@ function tableSyncWorkflow(prefix, credentials, table) {
 				},
 				apiCredential(credentials),
 			),
-			node('Rows of This Table', 'n8n-nodes-base.filter', 2.2, [240, 480], {
+			node('Rows of This Table', 'n8n-nodes-base.filter', 2.2, [240, 200], {
 				conditions: {
 					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
 					conditions: [{ id: randomUUID(), leftValue: '={{ $json.syncSource }}', rightValue: SYNC_SOURCES.table, operator: { type: 'string', operation: 'equals' } }],
@@ -416,7 +409,7 @@ function tableSyncWorkflow(prefix, credentials, table) {
 				},
 				options: {},
 			}),
-			node('Tick Done', 'n8n-nodes-base.dataTable', 1.1, [480, 480], {
+			node('Tick Done', 'n8n-nodes-base.dataTable', 1.1, [480, 200], {
 				resource: 'row',
 				operation: 'update',
 				dataTableId,
@@ -432,13 +425,42 @@ function tableSyncWorkflow(prefix, credentials, table) {
 				},
 				options: {},
 			}),
+			node('Every 15 Minutes', 'n8n-nodes-base.scheduleTrigger', 1.2, [0, 440], { rule: { interval: [{ field: 'minutes', minutesInterval: 15 }] } }),
+			// Once per run, however many tasks the trigger delivered: the sync takes the table's whole set of rows.
+			node('Get Rows', 'n8n-nodes-base.dataTable', 1.1, [240, 440], { resource: 'row', operation: 'get', dataTableId, returnAll: true }, { executeOnce: true }),
+			node(
+				'Sync Tasks',
+				`${prefix}.ctsTask`,
+				1,
+				[480, 440],
+				{
+					resource: 'task',
+					operation: 'sync',
+					source: SYNC_SOURCES.table,
+					sourceKey: '={{ $json.id }}',
+					title: '={{ $json.title }}',
+					syncFields: { description: '={{ $json.notes }}', done: '={{ $json.done === true }}' },
+				},
+				apiCredential(credentials),
+			),
 			note(
-				`## Two-way sync with a data table\nEvery 15 minutes the rows of **${table.name}** become tasks; ticking a row's \`done\` completes its task. Completing the task in the service ticks the row. The trigger leaves out the sync's own changes, so nothing loops.\n\n**Publish** the workflow to start both.`,
+				`## Two-way sync with a data table\nThe rows of **${table.name}** become tasks; ticking a row's \`done\` completes its task, and completing the task in the service ticks its row. The trigger leaves out the sync's own changes, so nothing loops.\n\n**Execute workflow** syncs the rows now, whichever trigger n8n starts from. **Publish** it to sync every 15 minutes and after each task completed in the service.`,
 				[-40, -120],
-				[600, 240],
+				[600, 260],
 			),
 		],
-		connections: { ...link('Every 15 Minutes', 'Get Rows', 'Sync Tasks'), ...link('Task Completed', 'Rows of This Table', 'Tick Done') },
+		connections: {
+			'Task Completed': {
+				main: [
+					[
+						{ node: 'Rows of This Table', type: 'main', index: 0 },
+						{ node: 'Get Rows', type: 'main', index: 0 },
+					],
+				],
+			},
+			...link('Rows of This Table', 'Tick Done'),
+			...link('Every 15 Minutes', 'Get Rows', 'Sync Tasks'),
+		},
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
@@ -458,7 +480,7 @@ function morningBriefingWorkflow(prefix, credentials) {
 				position: [0, 200],
 				parameters: { rule: { interval: [{ field: 'cronExpression', expression: '30 7 * * 1-5' }] } },
 			},
-			// To try it at once: Execute workflow starts here.
+			// For `n8n execute` and a click on this trigger; the editor's Execute workflow starts from the schedule (it ranks a schedule above a manual trigger): both lead to Get Agenda.
 			{ id: randomUUID(), name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 400], parameters: {} },
 			{
 				id: randomUUID(),
@@ -485,6 +507,49 @@ function morningBriefingWorkflow(prefix, credentials) {
 			),
 		],
 		connections: { 'Every Weekday at 07:30': toAgenda, Run: toAgenda, 'Get Agenda': { main: [[{ node: 'Post to Chat', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+export const PLANNING_EXAMPLE = 'CTS example: plan open tasks into free time';
+
+/**
+ * Find Free Time and Plan Tasks, run from the editor: the free slots of the next seven days in every
+ * calendar the user may read, and the open tasks time-blocked into them in Preview (nothing is
+ * booked, so running it again changes nothing).
+ */
+function planningWorkflow(prefix, credentials) {
+	// The sandbox's calendar as picked from the Calendar list: with the real service, pick yours.
+	const personal = { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-primary', cachedResultName: 'Personal (alice@sandbox.example, Provider A)' };
+	const fromRun = { main: [[{ node: 'Free Time This Week', type: 'main', index: 0 }, { node: 'Plan Open Tasks', type: 'main', index: 0 }]] };
+	return {
+		name: PLANNING_EXAMPLE,
+		nodes: [
+			node('Run', 'n8n-nodes-base.manualTrigger', 1, [0, 300], {}),
+			node(
+				'Free Time This Week',
+				`${prefix}.ctsEvent`,
+				1,
+				[260, 200],
+				{ resource: 'calendar', operation: 'findFreeTime', calendars: [], freeTimeOutput: 'slots', start: '={{ $now }}', end: "={{ $now.plus(7, 'days') }}", minimumMinutes: 30, options: {} },
+				apiCredential(credentials),
+			),
+			node(
+				'Plan Open Tasks',
+				`${prefix}.ctsTask`,
+				1,
+				[260, 420],
+				{ resource: 'task', operation: 'plan', tasksFrom: 'filters', filters: {}, calendarId: personal, checkCalendars: [], preview: true, options: {} },
+				apiCredential(credentials),
+			),
+			note(
+				"## Plan open tasks into free time\n**Free Time This Week** lists the free slots of every calendar you may read, in working hours. **Plan Open Tasks** shows where each open task would go, by priority and due date, in **Preview**: nothing is booked. What a run costs: [the point budget](https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries).\n\nClick **Execute workflow**. Turn Preview off to book the blocks in **Personal**; run again and it keeps them.",
+				[-40, -80],
+				[600, 260],
+			),
+		],
+		connections: { Run: fromRun },
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
@@ -769,6 +834,8 @@ export const MCP_TOOLS = [
 	},
 ];
 
+export const MCP_EXAMPLE = 'CTS example: MCP server (tools for AI agents)';
+
 /** An MCP Server Trigger with the CTS nodes as its tools (`MCP_TOOLS`). */
 export function mcpServerWorkflow(prefix, credentials) {
 	const trigger = {
@@ -800,7 +867,7 @@ export function mcpServerWorkflow(prefix, credentials) {
 	});
 	const connections = Object.fromEntries(tools.map((tool) => [tool.name, { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] }]));
 	return {
-		name: 'CTS example: MCP server (tools for AI agents)',
+		name: MCP_EXAMPLE,
 		nodes: [
 			trigger,
 			...tools,

@@ -111,6 +111,11 @@ export const FIRST_EXAMPLE = 'CTS example: task round trip';
  */
 export async function provisionInstance(rest, { sandboxUrl, prefix, stateDir }) {
 	await rest.ensureOwner(START_OWNER);
+	return await provisionExamples(rest, { sandboxUrl, prefix, stateDir });
+}
+
+/** What {@link provisionInstance} sets up for a logged-in owner: the credentials, the CSV file, the data table and the examples. */
+export async function provisionExamples(rest, { sandboxUrl, prefix, stateDir }) {
 	const tokenResponse = await fetch(`${sandboxUrl}/_sandbox/token`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },

@@ -10,10 +10,10 @@ import { accountAndCalendarsFields, getAccounts } from '../shared/calendar/calen
 import { getAccountCalendars } from '../shared/calendar/watchedCalendars';
 import { ctsApiTest } from '../shared/credentials/connectionTests';
 import { redeliverOption } from '../shared/triggers/redelivery';
-import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggers/triggerOutput';
+import { triggerOutputFields } from '../shared/triggers/triggerOutput';
 import { budgetShareOption, checkFrequencyHints, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
 import { MAX_WINDOW_DAYS, pollEvents } from './poll';
-import { SIMPLIFIED_EVENT_FIELDS, simplifyEvent } from '../shared/output/simplifyEvent';
+import { SIMPLIFIED_EVENT_FIELDS } from '../shared/output/simplifyEvent';
 import { optionsCollection } from '../shared/fields/fields';
 
 export class CtsEventTrigger implements INodeType {
@@ -86,6 +86,6 @@ export class CtsEventTrigger implements INodeType {
 	methods = { loadOptions: { getAccounts, getAccountCalendars }, credentialTest: { ctsApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return shapeTriggerOutput(this, simplifyEvent, await pollEvents.call(this));
+		return await pollEvents.call(this);
 	}
 }

@@ -7,10 +7,12 @@ import { pendingPosition, positionAfterRestart, type PendingPosition } from '../
 import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
 import { PollPurse, triggerSpender } from '../shared/pacing/triggerPacing';
 import { MAX_WINDOW_MONTHS } from '../shared/time/windows';
-import { withEnd } from '../shared/output/simplifyEvent';
+import { simplifyEvent, withEnd } from '../shared/output/simplifyEvent';
+import { shapeTriggerOutput } from '../shared/triggers/triggerOutput';
+import { noSampleItem, recentChange } from '../shared/triggers/triggerSample';
 import { watchedCalendars } from '../shared/calendar/watchedCalendars';
 import { oldestReader, sharedListing, takeListing, type Listing, type SharedListing } from './listing';
-import { decide, type EventTriggerState, type KnownEvent, type TriggerEvent } from './state';
+import { decide, snapshot, type EventTriggerState, type KnownEvent, type TriggerEvent } from './state';
 
 const DAY_MS = 24 * 3600 * 1000;
 const MINUTE_MS = 60 * 1000;
@@ -54,16 +56,18 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 	if (!window) {
 		const opened = (purse = await PollPurse.open(this, settings.budgetShare, { feed: settings.key }));
 		if (!opened.mayCheck()) return null;
-		if (previous?.unconfirmed?.length && !previous.confirmedOnly && !opened.holds(previous.unconfirmed.length)) {
+		if (!manual && previous?.unconfirmed?.length && !previous.confirmedOnly && !opened.holds(previous.unconfirmed.length)) {
 			// More left the window than this check's allowance can confirm after a list call: every other
 			// check spends its allowance on reads alone, so confirmations keep pace with the schedule.
 			const fired: Fired = [];
 			const unconfirmed = await confirmGone(this, previous.unconfirmed, opened, fired);
 			return deliver(this, { ...previous, unconfirmed, confirmedOnly: true }, fired, settings);
 		}
-		window = await readWindow(this, settings, previous, opened, shared);
+		// Fetch Test Event with Event Ended chosen looks back a day as well, for an occurrence that ended.
+		const reach = manual && settings.events.includes('ended') ? { ...settings, lookBackMs: Math.max(settings.lookBackMs, DAY_MS) } : settings;
+		window = await readWindow(this, reach, previous, opened, shared);
 	}
-	if (manual) return [[{ json: { ...withEnd(sampleEvent(this, window.listed)), triggerEvent: 'created' } }]];
+	if (manual) return sampleOf(this, settings, window, previous);
 
 	const { fired, next, toConfirm } = diffWindow(window, previous, dropped, settings.leadMs);
 	if (toConfirm.length > 0 && !purse) purse = await PollPurse.open(this, settings.budgetShare);
@@ -180,15 +184,49 @@ async function listWindow(
 	return { listed, serviceNowMs, localTimeMs: Date.now(), startMs, endMs };
 }
 
-/** The event a manual test of the trigger shows: the first one listed. */
-function sampleEvent(context: IPollFunctions, listed: IDataObject[]): IDataObject {
-	const sample = listed[0];
-	if (!sample) {
-		throw new NodeOperationError(context.getNode(), 'No events in the watched window', {
-			description: 'Create an event in one of these calendars within the look-ahead window, or widen the window, then fetch again.',
-		});
+/**
+ * Fetch Test Event: a real event of a kind chosen in Trigger On, labelled with it, in this order:
+ * the most recent created or updated one (see `recentChange`), the next occurrence to start, the
+ * last one that ended, the cancellation this trigger delivered last (the service lists no deleted
+ * or cancelled events, so only what the trigger's checks saw can be shown). When there is none,
+ * an item that says so (see `noSampleItem`). Changes nothing.
+ */
+function sampleOf(context: IPollFunctions, settings: EventPollSettings, window: Listing, previous: EventTriggerState | undefined): INodeExecutionData[][] | null {
+	const nowMs = window.serviceNowMs;
+	const timed = window.listed.flatMap((event) => {
+		const known = snapshot(event);
+		return known ? [{ event, startMs: known.startMs, endMs: known.endMs }] : [];
+	});
+	// Within the trigger's own window (the one for Event Ended may reach further back).
+	const watched = timed.filter(({ endMs }) => endMs > nowMs - settings.lookBackMs);
+	const one = (event: IDataObject, kind: TriggerEvent) => shapeTriggerOutput(context, simplifyEvent, [[{ json: { ...withEnd(event), triggerEvent: kind } }]]);
+	const { events } = settings;
+	const change = recentChange(watched.map(({ event }) => event), events);
+	if (change) return one(change.object, change.kind);
+	const next = watched.filter(({ startMs }) => startMs >= nowMs).sort((a, b) => a.startMs - b.startMs)[0];
+	if (events.includes('started') && next) return one(next.event, 'started');
+	const last = timed.filter(({ endMs }) => endMs <= nowMs).sort((a, b) => b.endMs - a.endMs)[0];
+	if (events.includes('ended') && last) return one(last.event, 'ended');
+	if (events.includes('cancelled') && previous?.recentCancelled) return one(previous.recentCancelled, 'cancelled');
+	return noSampleItem(noEventSample(settings));
+}
+
+/** What Fetch Test Event says when the watched calendars show no event of a chosen kind, and how to get one. */
+function noEventSample({ events, lookAheadMs }: EventPollSettings): string {
+	const said: string[] = [];
+	const days = Math.round(lookAheadMs / DAY_MS);
+	if (events.includes('created') || events.includes('started')) {
+		said.push(`No event in the watched calendars from now to ${days} days ahead: create one there, or widen Look Ahead (Days), and fetch again.`);
+	} else if (events.includes('updated')) {
+		said.push('No event in the watched window was changed after it was created: change one and fetch again.');
 	}
-	return sample;
+	if (events.includes('ended')) said.push('No event in the watched calendars ended in the last day.');
+	if (events.includes('cancelled')) {
+		said.push(
+			'No cancelled or deleted event to show: the service no longer lists an event once it is gone, so this trigger learns of one from its checks, and it has delivered none yet. Publish the workflow, then delete an event in a watched calendar; after the next check, Fetch Test Event shows it.',
+		);
+	}
+	return said.join(' ');
 }
 
 /**
@@ -231,6 +269,7 @@ function diffWindow(
 		toConfirm.push(gone);
 	}
 	const next: EventTriggerState = { ...decision.next, serviceTimeMs: nowMs, localTimeMs: window.localTimeMs };
+	if (previous?.recentCancelled) next.recentCancelled = previous.recentCancelled;
 	return { fired, next, toConfirm };
 }
 
@@ -241,9 +280,12 @@ function deliver(context: IPollFunctions, next: EventTriggerState, fired: Fired,
 	const items = fired
 		.filter(({ event }) => events.includes(event))
 		.map(({ event, data }) => ({ json: { ...withEnd(data), triggerEvent: event } }));
+	const cancelled = fired.filter(({ event }) => event === 'cancelled' && events.includes(event)).at(-1);
+	// The last cancellation delivered, for Fetch Test Event (kept until another replaces it).
+	if (cancelled) next.recentCancelled = cancelled.data;
 	if (redeliverAfterRestart && items.length > 0) staticData.pending = pendingPosition(next);
 	else staticData.state = next;
-	return items.length > 0 ? [items] : null;
+	return items.length > 0 ? shapeTriggerOutput(context, simplifyEvent, [items]) : null;
 }
 
 /**

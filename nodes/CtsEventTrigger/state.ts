@@ -31,6 +31,8 @@ export interface EventTriggerState {
 	unconfirmed?: KnownEvent[];
 	/** Whether the last check only confirmed (without a list call), so that the next one lists. */
 	confirmedOnly?: boolean;
+	/** The last event delivered as cancelled or deleted, as delivered, for Fetch Test Event. */
+	recentCancelled?: IDataObject;
 }
 
 export type TriggerEvent = 'created' | 'updated' | 'cancelled' | 'started' | 'ended';

@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IDataObject,
 	type INodeExecutionData,
 	type INodeType,
@@ -15,10 +14,11 @@ import { getTags } from '../shared/tasks/tagLists';
 import { TASK_PAGE_SIZE, type TaskCursor } from '../shared/tasks/taskPaging';
 import { pendingPosition, positionAfterRestart, redeliverOption, type PendingPosition } from '../shared/triggers/redelivery';
 import { shapeTriggerOutput, triggerOutputFields } from '../shared/triggers/triggerOutput';
+import { noSampleItem } from '../shared/triggers/triggerSample';
 import { DEFAULT_BUDGET_SHARE } from '../shared/pacing/costModel';
 import { budgetShareOption, checkFrequencyHints, PollPurse, TRIGGER_BUDGET_NOTICE } from '../shared/pacing/triggerPacing';
-import { fetchTestTask, pollChanges, startCursor } from './poll';
-import { pollOpenTasks, recentCompletedTask, type OpenTaskState } from './openTasks';
+import { fetchTestTask, noTaskSample, pollChanges, startCursor } from './poll';
+import { pollOpenTasks, type OpenTaskState } from './openTasks';
 import { optionsCollection } from '../shared/fields/fields';
 import { isSyncEcho, readSyncMarker } from '../shared/tasks/syncMarker';
 
@@ -98,14 +98,8 @@ export class CtsTaskTrigger implements INodeType {
 
 		const readsOpenTasks = events.includes('completed') || events.includes('deleted');
 		if (this.getMode() === 'manual') {
-			const completed = events.includes('completed') ? await recentCompletedTask.call(this, staticData.openTasks) : undefined;
-			const sample = completed ?? (await fetchTestTask.call(this, staticData.cursor));
-			if (!sample) {
-				throw new NodeOperationError(this.getNode(), 'No open tasks in this account yet', {
-					description: 'Create a task in the service (or with the CTS Task node), then fetch a test event again.',
-				});
-			}
-			return shapeTriggerOutput(this, simplifyTask, [[{ json: sample }]]);
+			const sample = await fetchTestTask.call(this, events, staticData.cursor, staticData.openTasks);
+			return sample ? shapeTriggerOutput(this, simplifyTask, [[{ json: sample }]]) : noSampleItem(noTaskSample(events));
 		}
 
 		const { budgetShare = DEFAULT_BUDGET_SHARE, redeliverAfterRestart = false } = this.getNodeParameter('options', {}) as {

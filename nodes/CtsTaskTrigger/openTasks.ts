@@ -14,8 +14,8 @@ import { ctsRequest } from '../shared/transport/transport';
 /** The most open tasks followed: about 53 bytes of static data each (ID and `updated` in ms). */
 const MAX_OPEN_TASKS = 10_000;
 
-/** Completed tasks remembered for Fetch Test Event. */
-const RECENT_COMPLETED = 5;
+/** Completed and deleted tasks remembered for Fetch Test Event, of each kind. */
+const RECENT_GONE = 5;
 
 /** Open task ID → its `updated` value in milliseconds. */
 type OpenSet = Record<string, number>;
@@ -31,6 +31,8 @@ export interface OpenTaskState {
 	gone?: OpenSet;
 	/** The last tasks delivered as completed, newest first, for Fetch Test Event. */
 	recentCompleted?: string[];
+	/** The last tasks delivered as deleted, newest first, for Fetch Test Event. */
+	recentDeleted?: string[];
 }
 
 interface OpenTaskPoll {
@@ -147,9 +149,12 @@ async function classifyGone(context: IPollFunctions, id: string, updatedMs: numb
 		);
 		return undefined;
 	}
-	if (task.deleted === true) return { ...task, triggerEvent: 'deleted' };
+	if (task.deleted === true) {
+		state.recentDeleted = remembered(id, state.recentDeleted);
+		return { ...task, triggerEvent: 'deleted' };
+	}
 	if (task.progress === 'completed') {
-		state.recentCompleted = [id, ...(state.recentCompleted ?? []).filter((other) => other !== id)].slice(0, RECENT_COMPLETED);
+		state.recentCompleted = remembered(id, state.recentCompleted);
 		return { ...task, triggerEvent: 'completed' };
 	}
 	const open = task.progress === 'needs-action' || task.progress === 'in-process';
@@ -157,15 +162,25 @@ async function classifyGone(context: IPollFunctions, id: string, updatedMs: numb
 	return ms(task.updated) === updatedMs ? undefined : { ...task, triggerEvent: 'updated' };
 }
 
+const remembered = (id: string, ids: string[] = []) => [id, ...ids.filter((other) => other !== id)].slice(0, RECENT_GONE);
+
 /**
- * Fetch Test Event with Task Completed chosen: the most recently delivered completed task that
- * is still completed (one read by ID each), or undefined.
+ * Fetch Test Event with Task Completed or Task Deleted chosen: the task this trigger delivered as
+ * completed (or deleted) most recently that still is (one read by ID each), or undefined. The
+ * service lists no completed or deleted tasks, so only what the trigger's checks saw can be shown.
  */
-export async function recentCompletedTask(this: IPollFunctions, state: OpenTaskState | undefined): Promise<IDataObject | undefined> {
-	for (const id of state?.recentCompleted ?? []) {
-		const answer = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } });
-		const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
-		if (task && task.deleted !== true && task.progress === 'completed') return { ...task, triggerEvent: 'completed' };
+export async function recentGoneTask(this: IPollFunctions, state: OpenTaskState | undefined, events: string[]): Promise<IDataObject | undefined> {
+	const kinds = [
+		{ kind: 'completed', ids: state?.recentCompleted, still: (task: IDataObject) => task.deleted !== true && task.progress === 'completed' },
+		{ kind: 'deleted', ids: state?.recentDeleted, still: (task: IDataObject) => task.deleted === true },
+	];
+	for (const { kind, ids, still } of kinds) {
+		if (!events.includes(kind)) continue;
+		for (const id of ids ?? []) {
+			const answer = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } });
+			const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
+			if (task && still(task)) return { ...task, triggerEvent: kind };
+		}
 	}
 	return undefined;
 }

@@ -5,6 +5,8 @@ import type { PollPurse } from '../shared/pacing/triggerPacing';
 import { listTaskPage, requestTaskPage, TASK_PAGE_SIZE, tasksOf, walkTasks, type TaskCursor } from '../shared/tasks/taskPaging';
 import { answeredAt } from '../shared/transport/transport';
 import { changesFor, type FeedResult } from './taskFeed';
+import { recentGoneTask, type OpenTaskState } from './openTasks';
+import { recentChange } from '../shared/triggers/triggerSample';
 
 /**
  * Whether a task was created after the cursor, rather than only changed. The cursor means:
@@ -65,15 +67,32 @@ export async function startCursor(this: IPollFunctions, purse: PollPurse): Promi
 }
 
 /**
- * "Fetch Test Event": a real, recently changed task, even when nothing changed since the last
- * poll: the tasks at the cursor (what the trigger delivered last), else those changed in the
- * last 30 days, else any open task. Changes nothing.
+ * "Fetch Test Event": a real task of a kind chosen in Trigger On, even when nothing changed since
+ * the last poll. Completed or deleted: the last one this trigger delivered (see `openTasks.ts`).
+ * Created or updated: the most recent such change among the tasks at the cursor (what the trigger
+ * delivered last), else those changed in the last 30 days, else the oldest open tasks. Undefined
+ * when the account shows none (see {@link noTaskSample}). Changes nothing.
  */
-export async function fetchTestTask(this: IPollFunctions, cursor: TaskCursor | undefined): Promise<IDataObject | undefined> {
+export async function fetchTestTask(this: IPollFunctions, events: string[], cursor: TaskCursor | undefined, openTasks: OpenTaskState | undefined): Promise<IDataObject | undefined> {
+	const gone = await recentGoneTask.call(this, openTasks, events);
+	if (gone) return gone;
+	if (!events.includes('created') && !events.includes('updated')) return undefined;
 	const after = cursor?.updated ? justBefore(cursor.updated) : new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString();
-	let tasks = await listTaskPage(this, after, TASK_PAGE_SIZE);
-	if (tasks.length === 0) tasks = await listTaskPage(this, undefined, TASK_PAGE_SIZE);
-	const task = tasks.at(-1);
-	if (!task) return undefined;
-	return { ...task, triggerEvent: task.created === task.updated ? 'created' : 'updated' };
+	const change = recentChange(await listTaskPage(this, after, TASK_PAGE_SIZE), events) ?? recentChange(await listTaskPage(this, undefined, TASK_PAGE_SIZE), events);
+	return change && { ...change.object, triggerEvent: change.kind };
+}
+
+/** What Fetch Test Event says when the account shows no task of a chosen kind, and how to get one. */
+export function noTaskSample(events: string[]): string {
+	const gone = ['completed', 'deleted'].filter((kind) => events.includes(kind));
+	const said: string[] = [];
+	if (events.includes('created')) said.push('No open task in this account yet: create one (in the service or with the CTS Task node) and fetch again.');
+	else if (events.includes('updated')) said.push('No open task was changed after it was created: change one (its title, say) and fetch again.');
+	if (gone.length > 0) {
+		const what = gone.join(' or ');
+		said.push(
+			`No ${what} task to show: the service lists only open tasks, so this trigger learns of a task ${what} from its checks, and it has delivered none yet. Publish the workflow, then ${gone.map((kind) => (kind === 'completed' ? 'complete' : 'delete')).join(' or ')} a task; after the next check, Fetch Test Event shows it.`,
+		);
+	}
+	return said.join(' ');
 }

@@ -9,13 +9,16 @@
  * README shows those).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
-import { EXAMPLE_CREDENTIALS, exampleWorkflows, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
+import { exampleFilesEnv, MCP_EXAMPLE, MIRROR_EXAMPLE, PLANNING_EXAMPLE, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
+import { provisionExamples } from '../../scripts/local-instance.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
@@ -44,6 +47,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	let n8n;
 	let browser;
 	let page;
+	let stateDir;
 
 	const shot = async (name, target = page) => {
 		// Panels slide in: let them settle.
@@ -95,7 +99,9 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		n8n = await N8nHarness.create({ line: '2', asCommunityPackage: true });
+		// Where npm start puts the CSV example's file, which n8n may read.
+		stateDir = mkdtempSync(join(tmpdir(), 'cts-editor-'));
+		n8n = await N8nHarness.create({ line: '2', asCommunityPackage: true, env: exampleFilesEnv(stateDir) });
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
@@ -114,6 +120,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await browser?.close();
 		await n8n?.dispose();
 		await sandbox?.close();
+		if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 	});
 
 	it('logs in and creates a workflow', async () => {
@@ -531,60 +538,246 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.close();
 	});
 
-	/** Waits until the newest execution of a workflow has finished, and returns its status. */
-	const finishedStatus = async (workflowId) => {
-		for (let attempt = 0; attempt < 120; attempt++) {
+	/** The IDs of a workflow's executions so far (n8n lists one page of them, the newest first). */
+	const executionIds = async (workflowId) => new Set((await n8n.rest.listExecutions(workflowId)).map((execution) => execution.id));
+	/** The newest execution of a workflow not in `known`, once finished: its status, run data and error. */
+	const finishedRun = async (workflowId, known) => {
+		const deadline = Date.now() + 120_000;
+		while (Date.now() < deadline) {
 			const [newest] = await n8n.rest.listExecutions(workflowId);
-			if (newest && !['new', 'running', 'waiting'].includes(newest.status)) return newest.status;
-			await page.waitForTimeout(500);
+			if (newest && !known.has(newest.id) && !['new', 'running', 'waiting'].includes(newest.status)) {
+				const { data } = await n8n.rest.getExecution(newest.id);
+				const resultData = (typeof data === 'string' ? parseFlatted(data) : data)?.resultData ?? {};
+				return { status: newest.status, runData: resultData.runData ?? {}, error: resultData.error?.message };
+			}
+			await page.waitForTimeout(250);
 		}
-		throw new Error(`workflow ${workflowId}: no finished execution within 60 s`);
+		throw new Error(`workflow ${workflowId}: no finished execution within 120 s`);
+	};
+	/** The items a node of a run output (its first output), as JSON. */
+	const outputOf = (runData, node) => (runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+
+	/**
+	 * What each example shows after one click of Execute workflow, whichever trigger n8n starts from:
+	 * the node a newcomer opens, and what its output holds (items written or read, not only green).
+	 */
+	const VISIBLE = {
+		'CTS example: task round trip': ['Read Deleted Task', (items) => items.length === 1 && items[0].deleted === true],
+		'CTS example: event round trip with a recurring series (v3)': ['List Occurrences', (items) => items.some((event) => event.title === 'Weekly planning')],
+		'CTS example: RSVP (v1)': ['Read Answer', (items) => items.length === 1 && JSON.stringify(items[0]).includes('accepted')],
+		'CTS example: task trigger': ['Handle Task', (items) => items.length === 1 && ['created', 'updated'].includes(items[0].triggerEvent)],
+		'CTS example: task completed': ['Post to Chat', (items) => items.length === 1 && items[0].triggerEvent === 'completed'],
+		'CTS example: morning briefing': ['Post to Chat', (items) => items.length === 1 && /Agenda/.test(String(items[0].text))],
+		[MIRROR_EXAMPLE]: ['Work → Personal', (items) => items.length > 0],
+		[PLANNING_EXAMPLE]: ['Plan Open Tasks', (items) => items.some((item) => item.action === 'create' && item.preview === true)],
+		[SYNC_EXAMPLES.csv]: ['Sync Tasks', (items) => items.length === 4],
+		[SYNC_EXAMPLES.table]: ['Sync Tasks', (items) => items.length === 3],
 	};
 
-	it('a fresh `npm start` state: every example that runs from the editor runs green, the triggers\' included', async () => {
-		await sandbox.resetToStarterWorld();
-		const api = (await n8n.rest.listCredentials()).find((credential) => credential.name === EXAMPLE_CREDENTIALS.api.name);
-		const sync = await n8n.rest.createCredential({ ...EXAMPLE_CREDENTIALS.sync, data: { token: await sandbox.token('alice', 24 * 3600), syncUrl: sandbox.url } });
-		const credentials = { api: { ...EXAMPLE_CREDENTIALS.api, id: api.id }, sync: { ...EXAMPLE_CREDENTIALS.sync, id: sync.id } };
-		// The MCP server example runs only when an MCP client calls it (test/e2e/mcp.test.mjs does); the sync
-		// examples need npm start's CSV file and data table (test/e2e/sync-examples.test.mjs runs them).
-		const syncSetup = { tasksCsv: '/nonexistent/tasks.csv', tasksTable: { id: 'none', name: 'none' } };
-		const examples = exampleWorkflows(PACKAGE_NAME, credentials, syncSetup).filter(
-			(workflow) => !workflow.nodes.some((node) => /mcpTrigger/i.test(node.type)) && !Object.values(SYNC_EXAMPLES).includes(workflow.name),
-		);
-		assert.equal(examples.length, 7);
-		const tab = await page.context().newPage();
-		const ids = new Map();
-		// Twice, as a newcomer tries them: a run from the editor never waits long for the budget (it would
-		// fail at once instead), so two green rounds show both fit the starter account's 300 points.
-		for (const round of [1, 2]) {
-			for (const workflow of examples) {
-				if (!ids.has(workflow.name)) ids.set(workflow.name, (await n8n.rest.createWorkflow(workflow)).id);
-				const id = ids.get(workflow.name);
-				await tab.goto(`${n8n.server.url}/workflow/${id}`);
-				const before = (await n8n.rest.listExecutions(id)).length;
-				const logged = (await sandbox.requests()).length;
+	/**
+	 * Opens each workflow in `tab` and clicks Execute workflow once per round, as a newcomer tries
+	 * them; asserts a green run and its visible result, and returns the points spent on the API key.
+	 */
+	const clickThrough = async (tab, workflows, rounds) => {
+		const logged = (await sandbox.requests()).length;
+		for (const round of rounds) {
+			for (const workflow of workflows) {
+				const started = Date.now();
+				await tab.goto(`${n8n.server.url}/workflow/${workflow.id}`);
+				const before = await executionIds(workflow.id);
+				const requestsBefore = (await sandbox.requests()).length;
 				await tab.locator('[data-test-id="execute-workflow-button"]').first().click();
-				// A polling trigger's run from the editor is its Fetch Test Event, then the nodes after it.
-				for (let wait = 0; wait < 120 && (await n8n.rest.listExecutions(id)).length <= before; wait++) await tab.waitForTimeout(250);
-				const status = await finishedStatus(id);
-				if (status !== 'success') {
-					// What failed: the service's answers to this run, and n8n's error.
-					const calls = (await sandbox.requests()).slice(logged).map((call) => `${call.method} ${call.path} ${call.status} (${call.points} points)`);
-					const [newest] = await n8n.rest.listExecutions(id);
-					const { data } = await n8n.rest.getExecution(newest.id);
-					const error = (typeof data === 'string' ? parseFlatted(data) : data)?.resultData?.error?.message;
-					assert.fail(`"${workflow.name}" runs green (round ${round}): ${status}; ${error}; requests: ${calls.join(', ')}`);
-				}
+				const run = await finishedRun(workflow.id, before);
+				const calls = (await sandbox.requests()).slice(requestsBefore);
+				const [node, holds] = VISIBLE[workflow.name];
+				const shown = outputOf(run.runData, node);
+				assert.ok(
+					run.status === 'success' && holds(shown),
+					`"${workflow.name}" (round ${round}): ${run.status}; ${run.error ?? ''}; ${node}: ${JSON.stringify(shown).slice(0, 600)}; requests: ${calls.map((call) => `${call.method} ${call.path} ${call.status} (${call.points} points)`).join(', ')}`,
+				);
 				assert.equal(await tab.getByText('Error fetching options').count(), 0);
 				if (round === 1 && workflow.name === 'CTS example: task round trip') await shot('example-task-round-trip', tab);
-				const cost = (await sandbox.requests()).slice(logged).reduce((sum, call) => sum + call.points, 0);
-				console.log(`round ${round}: "${workflow.name}" ${cost} points (opening it in the editor included)`);
+				const triggers = Object.keys(run.runData).filter((name) => workflow.nodes.some((candidate) => candidate.name === name && /trigger/i.test(candidate.type)));
+				const points = calls.reduce((sum, call) => sum + call.points, 0);
+				console.log(`round ${round}: "${workflow.name}" from ${triggers.join(', ')}: ${node} ${shown.length} items, ${points} points (opening it in the editor included), ${((Date.now() - started) / 1000).toFixed(1)} s`);
 			}
 		}
-		const spent = (await sandbox.requests()).filter((call) => call.path.startsWith('/v3/')).reduce((sum, call) => sum + call.points, 0);
-		console.log(`two rounds of the ${examples.length} examples from the editor: ${spent} points of the API key's 300`);
+		return (await sandbox.requests()).slice(logged).filter((call) => call.path.startsWith('/v3/')).reduce((sum, call) => sum + call.points, 0);
+	};
+
+	it('a fresh `npm start` state: one click of Execute workflow runs every example green with a visible result, twice within the budget', async () => {
+		await sandbox.resetToStarterWorld();
+		const started = Date.now();
+		// The examples as npm start sets them up: its credentials, CSV file and data table.
+		await provisionExamples(n8n.rest, { sandboxUrl: sandbox.url, prefix: PACKAGE_NAME, stateDir });
+		const examples = await Promise.all((await n8n.rest.listWorkflows()).filter((workflow) => workflow.name.startsWith('CTS example:')).map(async ({ id }) => await n8n.rest.getWorkflow(id)));
+		assert.equal(examples.length, 11);
+		const byName = (names) => names.map((name) => examples.find((workflow) => workflow.name === name));
+		const tab = await page.context().newPage();
+
+		// Twice, as a newcomer tries them: a run from the editor never waits long for the budget (it would
+		// fail at once instead), so two green rounds show both fit the starter account's 300 points.
+		const firstSeven = examples.filter((workflow) => ![PLANNING_EXAMPLE, MCP_EXAMPLE, ...Object.values(SYNC_EXAMPLES)].includes(workflow.name));
+		assert.equal(firstSeven.length, 7);
+		const spent = await clickThrough(tab, firstSeven, [1, 2]);
+		console.log(`two rounds of the ${firstSeven.length} examples from the editor: ${spent} points of the API key's 300`);
 		assert.ok(spent <= 300, `the runs cost ${spent} points`);
+		// The round trips and RSVP clean up what they create: after two rounds, no invitation is left.
+		const now = Date.now();
+		const { body: left } = await sandbox.api('GET', '/v3/events/list', {
+			qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: new Date(now).toISOString(), end: new Date(now + 7 * 24 * 3600_000).toISOString() },
+		});
+		assert.deepEqual(left.data.events.filter((event) => event.title === 'Quarterly review'), []);
+
+		// The planning and sync examples, twice, in a budget window of their own (with the seven above they
+		// would need more than one 300-point window). The two-way sync starts from Task Completed, which
+		// n8n ranks above the schedule: its sample is no completed task, and the rows are synced anyway.
+		await sandbox.resetToStarterWorld();
+		const others = byName([PLANNING_EXAMPLE, SYNC_EXAMPLES.csv, SYNC_EXAMPLES.table]);
+		const spentByOthers = await clickThrough(tab, others, [1, 2]);
+		console.log(`two rounds of the planning and sync examples from the editor: ${spentByOthers} points of the API key's 300`);
+		assert.ok(spentByOthers <= 300, `the runs cost ${spentByOthers} points`);
+
+		// The MCP server waits for a client's call: the button says so, and Stop ends the wait.
+		const [mcp] = byName([MCP_EXAMPLE]);
+		await tab.goto(`${n8n.server.url}/workflow/${mcp.id}`);
+		await tab.locator('[data-test-id="execute-workflow-button"]').first().click();
+		await tab.getByText('Waiting for trigger event').first().waitFor();
+		await tab.locator('[data-test-id="stop-execution-waiting-for-webhook-button"]').click();
+		await tab.close();
+		console.log(`every example clicked from the editor: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	});
+
+	/** Every operation of the package's action nodes, as their Operation dropdowns offer them per resource, named by its action. */
+	const everyOperation = () =>
+		[
+			['ctsTask', 'CtsTask', 'CtsTask', ''],
+			['ctsEvent', 'CtsEvent', 'CtsEvent', ''],
+			['ctsEventV1', 'CtsEvent', 'CtsEventV1', ' (V1)'],
+		].flatMap(([type, folder, className, suffix]) => {
+			const { [className]: NodeClass } = require(join(projectRoot, 'dist', 'nodes', folder, `${className}.node.js`));
+			return new NodeClass().description.properties
+				.filter((property) => property.name === 'operation')
+				.flatMap((property) =>
+					property.displayOptions.show.resource.flatMap((resource) => property.options.map((option) => ({ type, resource, operation: option.value, name: `${option.action}${suffix}`, key: `${type} ${resource}.${option.value}` }))),
+				);
+		});
+
+	/** Runs a node of the open workflow as its Execute step button on the canvas does; answers the toast n8n shows, and the run (when there is one). */
+	const executeStep = async (tab, workflowId, name) => {
+		// Each step from a clean state, as on a fresh canvas (n8n 2.41.1 fails a step with issues after another step ran).
+		const clear = tab.locator('[data-test-id="clear-execution-data-button"]');
+		if (await clear.isVisible()) await clear.click();
+		const before = await executionIds(workflowId);
+		const node = tab.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+		await node.hover();
+		await node.locator('[data-test-id="execute-node-button"]').click();
+		const toast = tab.locator('.el-notification').filter({ hasText: /has issues|executed successfully|Problem/ }).first();
+		await toast.waitFor();
+		const said = (await toast.innerText()).replace(/\s+/g, ' ').trim();
+		const run = /executed successfully/.test(said)
+			? await finishedRun(workflowId, before).catch((error) => {
+					throw new Error(`${name}: "${said}", then ${error.message}`);
+				})
+			: undefined;
+		for (const close of await tab.locator('.el-notification__closeBtn').all()) await close.click().catch(() => undefined);
+		await tab.locator('.el-notification').first().waitFor({ state: 'detached' });
+		return { said, run };
+	};
+
+	it('every CTS operation added fresh after a Manual Trigger: a green first run, or n8n names the field to fill first', async () => {
+		await sandbox.resetToStarterWorld();
+		const started = Date.now();
+		const credentials = await n8n.rest.listCredentials();
+		const api = credentials.find((credential) => credential.name === 'CTS API (sandbox)');
+		const sync =
+			credentials.find((credential) => credential.name === 'CTS Sync API (sandbox)') ??
+			(await n8n.rest.createCredential({ name: 'CTS Sync API (sandbox)', type: 'ctsSyncApi', data: { token: await sandbox.token('alice', 3600), syncUrl: sandbox.url } }));
+		const credentialFor = (type) => (type === 'ctsEventV1' ? { ctsSyncApi: { id: sync.id, name: sync.name } } : { ctsApi: { id: api.id, name: api.name } });
+		// As the node panel adds them: the resource and operation set, every other parameter its default.
+		const operations = everyOperation();
+		assert.ok(operations.length >= 30, `${operations.length} operations`);
+		const nodes = [{ id: randomUUID(), name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }];
+		operations.forEach(({ type, resource, operation, name }, index) => {
+			nodes.push({ id: randomUUID(), name, type: `${PACKAGE_NAME}.${type}`, typeVersion: 1, position: [300 + 260 * (index % 6), 160 * Math.floor(index / 6)], parameters: { resource, operation }, credentials: credentialFor(type) });
+		});
+		const connections = { Run: { main: [operations.map(({ name }) => ({ node: name, type: 'main', index: 0 }))] } };
+		const { id } = await n8n.rest.createWorkflow({ name: 'Every operation, fresh', nodes, connections, settings: { executionOrder: 'v1' }, active: false });
+		const tab = await page.context().newPage();
+		await tab.goto(`${n8n.server.url}/workflow/${id}`);
+		await tab.locator('[data-test-id="canvas-node"]').first().waitFor();
+
+		const green = [];
+		const toFill = {};
+		const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+		for (const { name, key } of operations) {
+			const { said, run } = await executeStep(tab, id, name);
+			if (run) {
+				const items = outputOf(run.runData, name);
+				assert.ok(run.status === 'success' && items.length > 0, `${name}: ${run.status} ${run.error ?? ''} ${items.length} items`);
+				green.push(key);
+				continue;
+			}
+			// Before anything is sent: n8n's own check, naming each required field the operation's form leaves empty.
+			assert.match(said, new RegExp(`^Workflow execution cannot start The '${escaped(name)}' node has issues:( - Parameter "[^"]+" is required\\.)+$`), `${name}: ${said}`);
+			toFill[key] = [...said.matchAll(/Parameter "([^"]+)" is required/g)].map((match) => match[1]);
+		}
+		console.log(`${operations.length} operations added fresh, each run once: ${green.length} green, the others name what to fill (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+		// The lists and reads work with their defaults; everything else acts on something the user picks or names.
+		assert.deepEqual(green.sort(), [
+			'ctsEvent calendar.findFreeTime',
+			'ctsEvent calendar.getAgenda',
+			'ctsEvent calendar.getAll',
+			'ctsEvent event.getAll',
+			'ctsTask tag.getAll',
+			'ctsTask task.getAll',
+		]);
+		assert.deepEqual(toFill['ctsTask task.plan'], ['Calendar']);
+		assert.deepEqual(toFill['ctsTask task.sync'], ['Source']);
+		assert.deepEqual(toFill['ctsTask task.upsert'], ['Source']);
+		assert.equal(Object.keys(toFill).length + green.length, operations.length);
+
+		await tab.close();
+		console.log(`fresh operations: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	});
+
+	it('pickers with the point budget used up say so where the user looks: a greyed option, the From List error view', async () => {
+		// Bob's budget, whose lists no earlier step read.
+		await sandbox.control('limits', { points: 10, user: 'bob' });
+		assert.equal((await sandbox.api('GET', '/v3/tasks/list', { key: 'sandbox-bob-key' })).status, 200);
+		const bob = await n8n.rest.createCredential({ name: 'CTS API (bob)', type: 'ctsApi', data: { apiKey: 'sandbox-bob-key', baseUrl: sandbox.url } });
+		const pickers = await n8n.rest.createWorkflow({
+			name: 'Pickers with the budget used up',
+			nodes: [
+				{ id: randomUUID(), name: 'Find Free Time', type: `${PACKAGE_NAME}.ctsEvent`, typeVersion: 1, position: [0, 0], parameters: { resource: 'calendar', operation: 'findFreeTime' }, credentials: { ctsApi: { id: bob.id, name: bob.name } } },
+				{ id: randomUUID(), name: 'Get Task', type: `${PACKAGE_NAME}.ctsTask`, typeVersion: 1, position: [300, 0], parameters: { resource: 'task', operation: 'get' }, credentials: { ctsApi: { id: bob.id, name: bob.name } } },
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+			active: false,
+		});
+		/** The pickers' workflow in a tab of its own, with one node's panel open. */
+		const openNode = async (name) => {
+			const tab = await page.context().newPage();
+			await tab.goto(`${n8n.server.url}/workflow/${pickers.id}`);
+			await tab.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
+			return tab;
+		};
+		const reason = /The point budget is used up \(\d+ of 10 points left\): this list loads again in/;
+		let tab = await openNode('Find Free Time');
+		await tab.click('[data-test-id="parameter-input-calendars"]');
+		// A dropdown: the reason is its one option, greyed.
+		const offered = tab.locator('.el-select-dropdown__item:visible').filter({ hasText: reason }).first();
+		await offered.waitFor();
+		assert.match(await offered.getAttribute('class'), /is-disabled/);
+		assert.equal(await tab.getByText('Error fetching options').count(), 0, 'no "Error fetching options"');
+		await tab.close();
+		// From List: the list's error view shows the reason, and what to do meanwhile.
+		tab = await openNode('Get Task');
+		await tab.locator('[data-test-id="resource-locator-taskId"] [data-test-id="rlc-input"]').click();
+		const failed = tab.locator('[data-test-id="rlc-error-container"]');
+		await failed.getByText(reason).first().waitFor();
+		await failed.getByText('Meanwhile choose "By ID" and enter the ID.').first().waitFor();
 		await tab.close();
 	});
 
@@ -674,8 +867,10 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		// Fetch Test Event with the defaults: nothing picked (empty Calendars: every readable calendar).
 		await event.tab.click('[data-test-id="node-execute-button"]');
 		await event.tab.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
-		// The first event listed: Team sync (Team Platform) comes before Focus time (Personal).
-		await event.tab.locator('[data-test-id="output-panel"]').getByText(/Team sync|Focus time/).first().waitFor();
+		// The defaults fire on created, updated and cancelled: the newest created event of the starter world, labelled so.
+		const output = event.tab.locator('[data-test-id="output-panel"]');
+		await output.getByText(/Team sync|Focus time|Lunch with Sam|Project review|Yoga|Dentist/).first().waitFor();
+		assert.match(await output.innerText(), /triggerEvent\W+created/);
 		assert.equal(await event.tab.getByText('Error fetching options').count(), 0);
 		await shot('trigger-event', event.tab);
 		await event.tab.close();

@@ -57,7 +57,7 @@ describe('npm run start:queue', () => {
 			const credentials = (await rest.listCredentials()).map((credential) => credential.name).sort();
 			assert.deepEqual(credentials, [EXAMPLE_CREDENTIALS.api.name, EXAMPLE_CREDENTIALS.sync.name].sort());
 			const workflows = (await rest.listWorkflows()).filter((workflow) => workflow.name.startsWith('CTS example:'));
-			assert.equal(workflows.length, 10, workflows.map((workflow) => workflow.name).join(", "));
+			assert.equal(workflows.length, 11, workflows.map((workflow) => workflow.name).join(", "));
 			const types = (await rest.getWorkflow(workflows[0].id)).nodes.map((node) => node.type);
 			assert.ok(types.some((type) => type.startsWith(`${PACKAGE_NAME}.`)), types.join(', '));
 

@@ -49,7 +49,7 @@ describe('npm start', () => {
 	const checkSetup = async (text) => {
 		assert.match(text, new RegExp(`Editor: +http://localhost:${n8nPort}/`));
 		assert.match(text, new RegExp(`Log in: +${START_OWNER.email} +/ +${START_OWNER.password}`));
-		assert.match(text, /10 example workflows added/);
+		assert.match(text, /11 example workflows added/);
 		assert.match(text, new RegExp(`Try first: +http://localhost:${n8nPort}/workflow/\\S+ +\\("CTS example: task round trip"`));
 		const timeZone = startTimeZone();
 		assert.match(text, new RegExp(`Time zone: +${timeZone.replace('+', '\\+')} `));
@@ -73,6 +73,7 @@ describe('npm start', () => {
 			'CTS example: event round trip with a recurring series (v3)',
 			'CTS example: mirror busy time between work and personal calendars',
 			'CTS example: morning briefing',
+			'CTS example: plan open tasks into free time',
 			'CTS example: sync tasks from a CSV file',
 			'CTS example: task completed',
 			'CTS example: task round trip',
@@ -104,7 +105,7 @@ describe('npm start', () => {
 			workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger') ??
 			workflow.nodes.find((node) => TRIGGER.test(node.type) && !/mcpTrigger/i.test(node.type));
 		const examples = (await Promise.all((await rest.listWorkflows()).map(async ({ id }) => await rest.getWorkflow(id)))).filter(startOf);
-		assert.equal(examples.length, 9);
+		assert.equal(examples.length, 10);
 		await fetch(`${sandboxUrl}/_sandbox/requests`, { method: 'DELETE' });
 		const spent = [];
 		for (const round of [1, 2, 3]) {

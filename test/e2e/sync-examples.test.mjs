@@ -2,11 +2,14 @@
  * The two sync examples as `npm start` sets them up, in n8n 2.41.1 against the sandbox:
  * - "sync tasks from a CSV file" runs green: each row once (the done row makes no task), a second
  *   run writes nothing, and a row edited in the file updates only its task;
- * - "two-way sync with a data table", published: its rows become tasks, a task completed in the
- *   service ticks its row, and a task the sync itself completes (its row ticked at the source)
- *   does not come back out of the trigger: over three polls, one delivery and 0 echoes.
- * The sync runs as the editor's "Execute workflow" starts it (its schedule is every 15 minutes);
- * the trigger polls on its own, as published.
+ * - "two-way sync with a data table": "Execute workflow" as the editor starts it (from Task Completed,
+ *   which n8n ranks above the schedule; its test sample says no task was completed yet) makes the
+ *   rows tasks. Published: a task completed in the service ticks its row and the sync that follows
+ *   writes nothing, and a task the sync itself completes (its row ticked at the source) does not
+ *   come back out of the trigger: over three polls, one delivery and 0 echoes.
+ * The CSV sync runs as the editor's "Execute workflow" starts it; the table's scheduled sync as
+ * "Execute workflow" from Every 15 Minutes (its schedule is every 15 minutes); the trigger polls on
+ * its own, as published.
  * - Two runs of a published Sync Tasks workflow that overlap (250 rows at 100 points per 20 s, the
  *   second started 25 s after the first) leave 250 open tasks for 250 keys, and a third run writes
  *   nothing (support/syncOverlap.mjs; the same in queue mode, queue-mode.test.mjs).
@@ -110,8 +113,14 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		const rows = async () => await rest.listDataTableRows(projectId, table.id);
 		const [first, second, third] = await rows();
 
-		// The rows become tasks (the sync's first run), then the workflow is published.
-		assert.deepEqual(Object.values(actions(await runSync(id, 'Every 15 Minutes'))), ['created', 'created', 'created']);
+		// The first click of Execute workflow: from Task Completed, whose sample (no completion seen yet)
+		// is no task of this table; the sync runs anyway and the rows become tasks.
+		const { executionId: firstRun } = await rest.runWorkflow(id, 'Task Completed');
+		const firstClick = await execution(firstRun);
+		assert.equal(firstClick.status, 'success');
+		assert.match(output(firstClick.runData, 'Task Completed')[0].notices[0], /^No completed task to show/);
+		assert.deepEqual(output(firstClick.runData, 'Rows of This Table'), []);
+		assert.deepEqual(Object.values(actions(output(firstClick.runData, 'Sync Tasks'))), ['created', 'created', 'created']);
 		const tasks = await openTasksOf(SYNC_SOURCES.table);
 		assert.deepEqual([...tasks.keys()].sort(), [first.id, second.id, third.id].map(String).sort());
 		// Each check of the trigger reads the open tasks once, as each sync run does.
@@ -127,7 +136,7 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		const syncRuns = async () => (await startedBy('Sync Tasks')).length;
 		const listedBefore = (await listCalls()) - (await syncRuns());
 		const polls = async () => (await listCalls()) - (await syncRuns()) - listedBefore;
-		const deliveries = async () => await startedBy('Task Completed');
+		const deliveries = async () => (await startedBy('Task Completed')).filter((run) => run.id !== firstRun);
 		await rest.activateWorkflow(id);
 		await waitFor(async () => (await polls()) >= 1, 90_000, 'the first poll');
 
@@ -142,6 +151,8 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		assert.equal(delivered.status, 'success');
 		assert.deepEqual(output(delivered.runData, 'Task Completed').map((task) => [task.triggerEvent, task.syncKey]), [['completed', String(second.id)]]);
 		assert.equal((await rows()).find((row) => row.id === second.id).done, true, 'the completed task ticked its row');
+		// The sync after it reads the ticked row: its task is completed already, nothing is written.
+		assert.deepEqual(Object.values(actions(output(delivered.runData, 'Sync Tasks'))), ['unchanged', 'unchanged', 'unchanged']);
 		assert.ok((await polls()) >= 2);
 
 		// At the source: the first row ticked done. The sync's next run completes its task; the second

@@ -3,33 +3,17 @@
  * what the fields do when run through the real engine against the sandbox: one Options
  * collection per operation, with Maximum Wait in it.
  */
-import { NodeHelpers, type INodeProperties, type INodePropertyOptions, type INodeType } from 'n8n-workflow';
+import { NodeHelpers, type INodeProperties, type INodeType } from 'n8n-workflow';
 
 import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsEventV1 } from '../../nodes/CtsEvent/CtsEventV1.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { Engine } from '../harness/engine';
+import { formOf, operationsOf } from '../harness/nodeForms';
 import { ALICE_KEY, SandboxClient } from '../harness/sandboxClient';
 
 const nodes: Record<string, INodeType> = { ctsTask: new CtsTask(), ctsEvent: new CtsEvent(), ctsEventV1: new CtsEventV1() };
 const version = { typeVersion: 1 };
-
-/** The top-level parameters the editor shows for a resource and operation, in form order. */
-function formOf(node: INodeType, resource: string, operation: string): INodeProperties[] {
-	const { description } = node;
-	const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, version, description) ?? {};
-	return description.properties.filter((property) => NodeHelpers.displayParameter(values, property, version, description));
-}
-
-/** Every resource and operation of a node, as its pickers list them. */
-function operationsOf(node: INodeType): Array<[string, string]> {
-	const resources = node.description.properties.find((property) => property.name === 'resource')!.options as INodePropertyOptions[];
-	return resources.flatMap((resource) => {
-		const form = formOf(node, String(resource.value), '');
-		const picker = form.find((property) => property.name === 'operation')!;
-		return (picker.options as INodePropertyOptions[]).map((operation): [string, string] => [String(resource.value), String(operation.value)]);
-	});
-}
 
 describe('one Options collection per operation, with Maximum Wait in it', () => {
 	const cases = Object.entries(nodes).flatMap(([name, node]) => operationsOf(node).map(([resource, operation]) => [name, resource, operation] as const));

@@ -3,7 +3,8 @@
  * Calendars and Tags dropdowns), run as n8n's server runs them (LoadOptionsContext) against the
  * sandbox: what they offer, what they cost (the sandbox's request log), the one-minute reuse per
  * service user, local search, and the explanation when a deployment lacks a list (a proxy turns
- * the sandbox's answer into a 404). Then the values the pickers store, run through the engine.
+ * the sandbox's answer into a 404), and what each says with the point budget used up. Then the
+ * values the pickers store, run through the engine.
  */
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
@@ -15,6 +16,7 @@ import { CtsTaskTrigger } from '../../nodes/CtsTaskTrigger/CtsTaskTrigger.node';
 import { AlteringProxy } from '../harness/alteringProxy';
 import { Engine, PollHarness, type MethodRunOptions } from '../harness/engine';
 import { ALICE_KEY, BOB_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
+import { UNAVAILABLE_OPTION } from '../../nodes/shared/transport/listCache';
 
 const sandbox = new SandboxClient();
 const engine = new Engine({
@@ -708,5 +710,47 @@ describe('a freshly added node, before the editor has set its credential', () =>
 	it('with the credential set, the same list is read', async () => {
 		const calendars = await engine.runLoadOptions('getReadableCalendars', options('ctsEvent', { resource: 'calendar', operation: 'findFreeTime' }));
 		expect(calendars.map((calendar) => calendar.value)).toContain('acc-alice-a/cal-alice-a-primary');
+	});
+});
+
+describe('with the point budget used up', () => {
+	const team = { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-team' };
+	/** The reason and what to do meanwhile, in one line without dashes: n8n splits a list's error message at dashes, and shows no description. */
+	const REASON = /^The point budget is used up \(\d+ of 10 points left\): this list loads again in \d+(\.\d)? (s|min)\. /;
+
+	beforeEach(async () => {
+		await sandbox.control('limits', { points: 10 });
+		// Another client of the account spent the window's points: the nodes learn it from the refusal.
+		expect((await sandbox.api('GET', '/v3/tasks/list')).status).toBe(200);
+	});
+
+	it.each([
+		['searchCalendars', ['ctsEvent', { resource: 'event', operation: 'create' }]],
+		['searchEvents', ['ctsEvent', { resource: 'event', operation: 'update', calendarId: team }]],
+		['searchTasks', ['ctsTask', { resource: 'task', operation: 'get' }]],
+		['searchTags', ['ctsTask', { resource: 'tag', operation: 'get' }]],
+	])('"From List" (%s) fails with the reason, which n8n shows in the open list, and says to use By ID meanwhile', async (method, [type, parameters]) => {
+		const failure = await engine.runListSearch(method as string, options(type as string, parameters as IDataObject)).then(
+			() => undefined,
+			(error: Error & { description?: string }) => error,
+		);
+		expect(failure?.message).toMatch(REASON);
+		expect(failure?.message.replace(REASON, '')).toBe('Meanwhile choose "By ID" and enter the ID.');
+		expect(failure?.message).not.toMatch(/-/);
+	});
+
+	it.each([
+		['getTags', ['ctsTask', { resource: 'task', operation: 'create' }], []],
+		['getReadableCalendars', ['ctsEvent', { resource: 'calendar', operation: 'findFreeTime' }], []],
+		['getAccounts', ['ctsEventTrigger', {}], ['Every Account']],
+		['getAccountCalendars', ['ctsEventTrigger', {}], []],
+		['getAccountCalendars', ['ctsEventTrigger', { accountId: 'acc-alice-a' }], []],
+	])('a dropdown (%s) offers the reason as its one option, which cannot be picked, instead of "Error fetching options"', async (method, [type, parameters], first) => {
+		const offered = await engine.runLoadOptions(method as string, options(type as string, parameters as IDataObject));
+		expect(offered.slice(0, first.length).map((option) => option.name)).toEqual(first);
+		const [reason, ...rest] = offered.slice(first.length);
+		expect(rest).toEqual([]);
+		expect(reason).toMatchObject({ disabled: true, value: UNAVAILABLE_OPTION });
+		expect(reason.name).toMatch(/^The point budget is used up \(\d+ of 10 points left\): this list loads again in [^-]+\. Meanwhile enter the IDs with an expression \(switch the field to Expression\)\.$/);
 	});
 });

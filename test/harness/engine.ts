@@ -563,10 +563,15 @@ export class PollHarness {
 		this.load();
 	}
 
+	/**
+	 * One poll. `manual` is the editor's Fetch Test Event: as in n8n, it reads the static data the
+	 * published workflow has stored, and what it changes of it is not kept.
+	 */
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<INodeExecutionData[][] | null> {
 		const workflowData = { id: this.workflow.id, name: 'Trigger', nodes: [this.node], connections: {} };
 		const additionalData = additionalDataFor(this.store, mode, workflowData);
-		const context = new PollContext(this.workflow, this.node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+		const workflow = mode === 'manual' ? new Workflow({ ...workflowData, active: false, nodeTypes: this.workflow.nodeTypes, staticData: this.storedStaticData, settings: this.workflow.settings }) : this.workflow;
+		const context = new PollContext(workflow, this.node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
 		const result = await this.nodeType.poll!.call(context);
 		if (mode === 'trigger') {
 			if (!this.activated || result !== null) this.stored = this.savedStaticData;

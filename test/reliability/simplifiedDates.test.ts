@@ -73,7 +73,7 @@ it('every Simplified output of every operation and trigger gives its date-times 
 	const busy = { calendarId: { mode: 'list', value: A }, checkCalendars: [A], timeZone: 'Europe/Berlin', notBefore: '2026-12-01T08:00:00' };
 	await run('Task Schedule in Calendar', 'ctsTask', task({ operation: 'schedule', taskId: { mode: 'id', value: taskId }, ...busy }));
 	const other = await sandbox.createTask({ title: 'to plan', estimatedDuration: 'PT1H', ...due });
-	await run('Task Plan Tasks', 'ctsTask', task({ operation: 'plan', ...busy }), [{ id: other }]);
+	await run('Task Plan Tasks', 'ctsTask', task({ operation: 'plan', tasksFrom: 'input', ...busy }), [{ id: other }]);
 	const synced = { source: 'dates', sourceKey: '={{ $json.key }}', title: '={{ $json.key }}', syncFields: { due: '={{ $json.due }}', timeZone: 'Europe/Berlin' } };
 	await run('Task Sync Tasks', 'ctsTask', task({ operation: 'sync', ...synced }), [{ key: 'a', due: '2026-12-01T17:00:00' }]);
 	await run('Task Create or Update', 'ctsTask', task({ operation: 'upsert', ...synced }), [{ key: 'a', due: '2026-12-02T17:00:00' }]);

@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type ILoadOptionsFunctions, type 
 
 import { localInterval } from '../../shared/time/dates';
 import { EVENT_LIST_DAYS } from '../../shared/calendar/eventListing';
-import { cachedList } from '../../shared/transport/listCache';
+import { cachedList, readForPicker } from '../../shared/transport/listCache';
 import { ctsRequest } from '../../shared/transport/transport';
 import { resolveCalendar } from '../../shared/calendar/calendarTarget';
 
@@ -25,7 +25,7 @@ export async function searchEvents(this: ILoadOptionsFunctions, filter?: string)
 		this.getCurrentNodeParameter('accountId'),
 		(field, problem, description) => new NodeOperationError(this.getNode(), `${field}: ${problem}`, { description: description ?? 'The list shows the events of the chosen calendar.' }),
 	);
-	const events = await cachedList(this, 'ctsApi', `events:${accountId}:${calendarId}`, async () => {
+	const events = await readForPicker(this, 'its events', 'byId', async () => await cachedList(this, 'ctsApi', `events:${accountId}:${calendarId}`, async () => {
 		const now = Date.now();
 		const qs = {
 			accountId,
@@ -35,7 +35,7 @@ export async function searchEvents(this: ILoadOptionsFunctions, filter?: string)
 		};
 		const answer = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/events/list', qs });
 		return ((answer.data as IDataObject | undefined)?.events as IDataObject[] | undefined) ?? [];
-	});
+	}));
 	const needle = (filter ?? '').trim().toLowerCase();
 	return {
 		results: events

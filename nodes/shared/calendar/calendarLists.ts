@@ -8,7 +8,7 @@ import {
 
 import type { ServiceContext } from '../transport/credentialUser';
 import { serviceStatus } from '../transport/errors';
-import { cachedList, LIST_REUSE_MS, readForPicker } from '../transport/listCache';
+import { cachedList, LIST_REUSE_MS, pickerOptions, readForPicker } from '../transport/listCache';
 import { ctsRequest } from '../transport/transport';
 
 /** A calendar as `GET /v3/calendars/list` gives it (the fields the nodes use). */
@@ -139,13 +139,15 @@ export const EVERY_ACCOUNT: INodePropertyOptions = { name: 'Every Account', valu
 
 /** Dropdown of the connected accounts: address and provider, and whether it needs reconnecting. */
 export async function getAccounts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const accounts = await readForPicker(this, 'its accounts', 'expression', async () => await listAccounts(this, LIST_REUSE_MS));
 	// The field's default (empty: every account) is one of the choices, so the editor does not flag it as unsupported.
-	return [EVERY_ACCOUNT, ...accounts.map((account) => ({
-		name: `${account.providerUserId ?? account.id} (${providerName(account.integrationId)})`,
-		value: account.id,
-		description: account.shouldReconnect ? `Needs reconnecting in the service: ${account.lastCheckedError ?? 'connection lost'}` : undefined,
-	}))];
+	return await pickerOptions(async () => {
+		const accounts = await readForPicker(this, 'its accounts', 'expression', async () => await listAccounts(this, LIST_REUSE_MS));
+		return accounts.map((account) => ({
+			name: `${account.providerUserId ?? account.id} (${providerName(account.integrationId)})`,
+			value: account.id,
+			description: account.shouldReconnect ? `Needs reconnecting in the service: ${account.lastCheckedError ?? 'connection lost'}` : undefined,
+		}));
+	}, [EVERY_ACCOUNT]);
 }
 
 /**

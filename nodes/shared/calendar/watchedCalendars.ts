@@ -1,10 +1,11 @@
 import type { INodePropertyOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { isReadable } from './busyTime';
-import { accountsOf, calendarName, calendarRef, isWritable, labelledCalendars, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
+import { accountsOf, calendarName, isWritable, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
+import { getReadableCalendars } from './readableCalendars';
 import type { ServiceContext } from '../transport/credentialUser';
 import { invalidField, quoted } from '../transport/errors';
-import { listIfCached, readForPicker } from '../transport/listCache';
+import { listIfCached, pickerOptions, readForPicker } from '../transport/listCache';
 
 /** Calendars of one account: the service lists the events of one account per call. */
 export interface AccountCalendars {
@@ -86,14 +87,11 @@ export async function watchedCalendars(
  */
 export async function getAccountCalendars(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const accountId = String(this.getCurrentNodeParameter('accountId') ?? '').trim();
-	if (!accountId) {
-		const calendars = await readForPicker(this, 'its calendars', 'expression', async () => await labelledCalendars(this));
+	if (!accountId) return await getReadableCalendars.call(this);
+	return await pickerOptions(async () => {
+		const calendars = await readForPicker(this, 'its calendars', 'expression', async () => await listCalendars(this));
 		return calendars
-			.filter(({ calendar }) => isReadable(calendar))
-			.map(({ calendar, label }) => ({ name: label, value: calendarRef(calendar.accountId, calendar.id) }));
-	}
-	const calendars = await readForPicker(this, 'its calendars', 'expression', async () => await listCalendars(this));
-	return calendars
-		.filter((calendar) => calendar.accountId === accountId)
-		.map((calendar) => ({ name: isWritable(calendar) ? calendarName(calendar) : `${calendarName(calendar)} (read-only)`, value: calendar.id }));
+			.filter((calendar) => calendar.accountId === accountId)
+			.map((calendar) => ({ name: isWritable(calendar) ? calendarName(calendar) : `${calendarName(calendar)} (read-only)`, value: calendar.id }));
+	});
 }

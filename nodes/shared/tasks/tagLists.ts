@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ServiceContext } from '../transport/credentialUser';
-import { cachedList, listIfCached, readForPicker } from '../transport/listCache';
+import { cachedList, listIfCached, pickerOptions, readForPicker } from '../transport/listCache';
 import { ctsRequest } from '../transport/transport';
 
 /** A live tag as `GET /v3/tags/list` gives it. */
@@ -36,10 +36,10 @@ export async function tagNamesIfKnown(context: ServiceContext, tagIds: unknown):
 
 /** Dropdown of the tags, by name. */
 export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const tags = await readForPicker(this, 'its tags', 'expression', async () => await listTags(this));
-	return tags
-		.map((tag) => ({ name: tag.name ?? tag.id, value: tag.id }))
-		.sort((a, b) => a.name.localeCompare(b.name));
+	return await pickerOptions(async () => {
+		const tags = await readForPicker(this, 'its tags', 'expression', async () => await listTags(this));
+		return tags.map((tag) => ({ name: tag.name ?? tag.id, value: tag.id })).sort((a, b) => a.name.localeCompare(b.name));
+	});
 }
 
 /** The tags of a task (create, update) or of a trigger filter: several from the list, or IDs from an expression. */

@@ -217,18 +217,6 @@ it('survives a restart from its saved static data', async () => {
 	expect(await poller.poll()).toBeNull();
 });
 
-describe('Fetch Test Event', () => {
-	it('returns a real event from the window', async () => {
-		await createEvent({ title: 'sample', start: '2026-12-05T09:00:00' });
-		const result = await trigger().poll('manual');
-		expect(result![0][0].json).toMatchObject({ title: 'sample', end: '2026-12-05T10:00:00Z' });
-	});
-
-	it('explains an empty window', async () => {
-		await expect(trigger().poll('manual')).rejects.toThrow('No events in the watched window');
-	});
-});
-
 describe('recurring series edits', () => {
 	async function weeklySeries(poller: PollHarness) {
 		const series = await createEvent({

@@ -17,19 +17,23 @@ const operationShown = { show: { resource: [TASK_RESOURCE], operation: [PLAN] } 
 
 const previewDescription = 'Whether to output the plan without creating or moving any block';
 
+const tasksFrom: INodeProperties = {
+	displayName: 'Tasks',
+	name: 'tasksFrom',
+	type: 'options',
+	options: [
+		{ name: 'Task IDs of the Input Items', value: 'input', description: 'Each input item names one task (or several, separated by commas)' },
+		{ name: 'Open Tasks Matching Filters', value: 'filters', description: 'Every open task that matches the filters below, planned once for the whole run' },
+	],
+	default: 'filters',
+	description:
+		'Which tasks to plan. A run reads the tasks and the calendars once for all input items, then writes one event per block created or moved (none in Preview). What it costs: <a href="https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries">the point budget</a>.',
+};
+
 const fields: INodeProperties[] = [
-	{
-		displayName: 'Tasks',
-		name: 'tasksFrom',
-		type: 'options',
-		options: [
-			{ name: 'Task IDs of the Input Items', value: 'input', description: 'Each input item names one task (or several, separated by commas)' },
-			{ name: 'Open Tasks Matching Filters', value: 'filters', description: 'Every open task that matches the filters below, planned once for the whole run' },
-		],
-		default: 'input',
-		description:
-			'Which tasks to plan. A run reads the tasks and the calendars once for all input items, then writes one event per block created or moved (none in Preview). What it costs: <a href="https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries">the point budget</a>.',
-	},
+	// Added to a workflow, it plans the open tasks, so a first run needs only the Calendar; an agent names the tasks.
+	{ ...tasksFrom, displayOptions: { show: { '@tool': [false] } } },
+	{ ...tasksFrom, default: 'input', displayOptions: { show: { '@tool': [true] } } },
 	{
 		displayName: 'Task IDs',
 		name: 'taskIds',
@@ -56,6 +60,7 @@ const fields: INodeProperties[] = [
 			name: 'calendarId',
 			required: true,
 			description: 'Calendar to put the blocks in: one the user may write to',
+			hint: `Pick it first: with the other defaults, the open tasks are planned into free working hours of the next ${DEFAULT_HORIZON_DAYS} days.`,
 		},
 		{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
 		'e.g. cal-primary',

@@ -23,6 +23,7 @@ const mappedFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. github-issues',
 		description: sourceDescription,
+		hint: 'Name it first: the tool the items come from, e.g. github-issues (the node touches only the tasks it made for this source).',
 		displayOptions: { show: { '@tool': [false] } },
 	},
 	// As a tool, the source is a setting of the tool, not the model's to choose: one model naming it

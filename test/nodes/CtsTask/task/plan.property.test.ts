@@ -277,6 +277,7 @@ it('places tasks exactly as a minute-by-minute brute force over randomized calen
 					parameters: {
 						resource: 'task',
 						operation: 'plan',
+						tasksFrom: 'input',
 						calendarId: { mode: 'id', value: TARGET.calendarId },
 						checkCalendars: CALENDARS.map(({ accountId, calendarId }) => `${accountId}/${calendarId}`),
 						defaultLengthMinutes: scenario.defaultLength,

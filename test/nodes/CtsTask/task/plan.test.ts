@@ -26,6 +26,7 @@ function plan(ids: string[], parameters: Record<string, unknown> = {}, options: 
 		parameters: {
 			resource: 'task',
 			operation: 'plan',
+			tasksFrom: 'input',
 			calendarId: { mode: 'list', value: A },
 			checkCalendars: [A, B],
 			timeZone: 'Europe/Berlin',
