@@ -454,10 +454,11 @@ class Scenario {
 		const logged = (await this.sandbox.requests()).length;
 		const { runData } = await this.runInEditor(this.workflows.saved.id);
 		const [{ json: output }] = runData['Create Task'][0].data.main[0];
+		// Its requests among those of the published workflows: its create, and any read of the task it
+		// made (taken before the test reads the task itself).
+		const own = (await this.sandbox.requests()).slice(logged).filter((call) => (call.path === '/v3/tasks/create' && call.body?.title === 'Saved with version 1') || call.query?.id === output.id);
 		// Its task is a change the trigger delivers, too.
 		this.changes.push(await this.changed('made by the workflow saved with CTS Task 1', output.id));
-		// Its requests among those of the published workflows: its create, and any read of the task it made.
-		const own = (await this.sandbox.requests()).slice(logged).filter((call) => (call.path === '/v3/tasks/create' && call.body?.title === 'Saved with version 1') || call.query?.id === output.id);
 		return { output, requests: own.map((call) => `${call.method} ${call.path}`) };
 	}
 
