@@ -599,12 +599,17 @@ class Scenario {
 			await this.deliveries.refresh(this.rest);
 			return this.changes.every(({ key }) => this.deliveries.deliveredBy(key).length > 0);
 		}, timeoutMs, what);
-		const delivered = [...this.deliveries.executions.values()].flatMap((execution) => execution.items.map((item) => `task:${item.id}@${item.updated}`));
+		const executions = [...this.deliveries.executions.values()];
+		const delivered = executions.filter((execution) => execution.status === 'success').flatMap((execution) => execution.items.map((item) => `task:${item.id}@${item.updated}`));
 		const notOnce = this.changes.filter(({ key }) => this.deliveries.count(key) !== 1);
 		assert.deepEqual(notOnce.map(({ when, key }) => `${when}: ${key} × ${this.deliveries.count(key)}`), [], 'every change delivered exactly once');
 		assert.deepEqual([...delivered].sort(), this.changes.map(({ key }) => key).sort(), 'nothing else delivered');
-		const failed = [...this.deliveries.executions.values()].filter((execution) => execution.status !== 'success');
-		assert.deepEqual(failed, [], 'every delivery ran green');
+		// Only while the package was removed does n8n store the trigger's check as a failed execution
+		// ("Unrecognized node type"), and such a check carries no task: the next one delivers them.
+		const removed = (execution) => this.removed && execution.createdAt >= this.removed.from && execution.createdAt <= this.removed.to;
+		const failed = executions.filter((execution) => execution.status !== 'success');
+		assert.deepEqual(failed.filter((execution) => !removed(execution) || execution.items.some((item) => item.id !== undefined)), [], 'every delivery ran green');
+		this.failedWhileRemoved = failed.length;
 	}
 
 	/** Open tasks the sync made, by title. */
@@ -667,6 +672,7 @@ class Scenario {
 			nodes: [this.node('Run', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}), this.node('Do Nothing', 'n8n-nodes-base.noOp', 1, [240, 0], {})],
 			connections: { Run: { main: [[{ node: 'Do Nothing', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
+			active: false,
 		});
 		await this.runInEditor(plain.id);
 		assert.deepEqual(await this.storedAll(), before, 'every workflow kept as it was');
@@ -685,6 +691,7 @@ class Scenario {
 		await page.waitForSelector('[data-test-id="communityPackageInstall-modal"]');
 		await this.installFromModal();
 		const reinstalled = Date.now();
+		this.removed = { from: uninstalled, to: reinstalled };
 		assert.deepEqual((await rest.request('GET', '/community-packages')).map((installed) => [installed.packageName, installed.installedVersion]), [[PACKAGE_NAME, this.nextRelease.version]]);
 		assert.deepEqual(await this.storedAll(), before, 'nothing of the workflows lost');
 		// The published sync runs green again, and still makes nothing twice.
@@ -697,7 +704,7 @@ class Scenario {
 		await this.assertDeliveredOnce(120_000, 'the trigger to deliver the changes made while the package was removed');
 		const statuses = (runs) => runs.map((run) => run.status).join(', ') || 'none';
 		this.log(
-			`while removed: sync runs: ${statuses(whileRemoved.sync)}; trigger runs: ${statuses(whileRemoved.trigger)}; after the reinstall the sync ran green and the trigger delivered the ${this.changes.length} changes of the whole run once each`,
+			`while removed: sync runs: ${statuses(whileRemoved.sync)}; trigger runs: ${statuses(whileRemoved.trigger)} (${this.failedWhileRemoved} failed checks over the removal, none with a task); after the reinstall the sync ran green and the trigger delivered the ${this.changes.length} changes of the whole run once each`,
 		);
 	}
 }
