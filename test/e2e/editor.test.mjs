@@ -9,8 +9,7 @@
  * README shows those).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
@@ -18,26 +17,12 @@ import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
 import { EXAMPLE_CREDENTIALS, exampleWorkflows, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
+import { launchChromium, newPage, signIn } from './support/browser.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 
-const require = createRequire(import.meta.url);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(projectRoot, 'test-output', 'screenshots');
 const DOCS = join(projectRoot, 'docs');
-
-function loadPlaywright() {
-	try {
-		return require('playwright-core');
-	} catch {
-		return undefined;
-	}
-}
-
-const playwright = loadPlaywright();
-const missing = !playwright ? 'playwright-core is not installed (npm install)' : !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : undefined;
-// A missing browser is a failure, never a skip (`.ci/run` installs Debian's Chromium; CHROMIUM_PATH names another).
-if (missing) throw new Error(`The editor test needs a browser: ${missing}`);
 
 describe('n8n 2.41.1 editor in Chromium', () => {
 	let sandbox;
@@ -99,15 +84,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
-		// playwright gives the browser a fresh profile of its own.
-		browser = await playwright.chromium.launch({
-			executablePath: CHROMIUM,
-			headless: true,
-			args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-		});
-		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-		context.setDefaultTimeout(60_000);
-		page = await context.newPage();
+		browser = await launchChromium();
+		page = await newPage(browser);
 	});
 
 	after(async () => {
@@ -117,11 +95,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	});
 
 	it('logs in and creates a workflow', async () => {
-		await page.goto(`${n8n.server.url}/signin`);
-		await page.fill('#emailOrLdapLoginId', OWNER.email);
-		await page.fill('#password', OWNER.password);
-		await page.click('[data-test-id="form-submit-button"]');
-		await page.waitForURL((url) => !url.pathname.includes('signin'));
+		await signIn(page, n8n.server.url, OWNER);
 		await page.goto(`${n8n.server.url}/workflow/new`);
 		await page.waitForSelector('[data-test-id="canvas-plus-button"], [data-test-id="canvas-add-button"]');
 		assert.match(page.url(), /\/workflow\//);
