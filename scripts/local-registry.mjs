@@ -44,6 +44,8 @@ function npm(args, cwd) {
  * { url, publish(tarball), versions(name), stop() } once it answers.
  */
 export async function startLocalRegistry({ port, timeoutMs = 60_000 } = {}) {
+	// First the Node.js to run it on (which may install it): a folder made before would outlive an interrupted install.
+	const node = await verdaccioNode();
 	const folder = mkdtempSync(join(tmpdir(), 'cts-registry-'));
 	const listenPort = port ?? (await freePort());
 	const url = `http://127.0.0.1:${listenPort}/`;
@@ -67,7 +69,7 @@ export async function startLocalRegistry({ port, timeoutMs = 60_000 } = {}) {
 			'',
 		].join('\n'),
 	);
-	const child = spawn(await verdaccioNode(), [VERDACCIO, '--config', join(folder, 'config.yaml'), '--listen', `127.0.0.1:${listenPort}`], {
+	const child = spawn(node, [VERDACCIO, '--config', join(folder, 'config.yaml'), '--listen', `127.0.0.1:${listenPort}`], {
 		cwd: folder,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
