@@ -105,8 +105,30 @@ export function checkManifest(root) {
 
 	const changelog = existsSync(join(root, 'CHANGELOG.md')) ? readFileSync(join(root, 'CHANGELOG.md'), 'utf8') : '';
 	if (!changelog.includes(`\n## [${manifest.version}] - `)) findings.push(`version: CHANGELOG.md has no "## [${manifest.version}] - <date>" entry`);
+	const breaking = breakingVersionFinding(changelog, manifest.version);
+	if (breaking) findings.push(breaking);
 
 	return findings;
+}
+
+/**
+ * A release whose CHANGELOG entry has a "### Breaking" section (a saved workflow would act
+ * differently) must be a major one after the release before it: the major number goes up, or
+ * the minor one while the major is 0 (semantic versioning's rule for 0.x).
+ */
+function breakingVersionFinding(changelog, version) {
+	const entries = [...changelog.matchAll(/^## \[(\d+)\.(\d+)\.(\d+)\] - .*$/gm)];
+	const index = entries.findIndex((entry) => `${entry[1]}.${entry[2]}.${entry[3]}` === version);
+	if (index < 0 || index + 1 >= entries.length) return undefined;
+	// The entry runs from its heading to the heading of the release before it.
+	const entry = changelog.slice(entries[index].index, entries[index + 1].index);
+	if (!/^### Breaking\b/m.test(entry)) return undefined;
+	const [major, minor] = [Number(entries[index][1]), Number(entries[index][2])];
+	const [previousMajor, previousMinor] = [Number(entries[index + 1][1]), Number(entries[index + 1][2])];
+	const isMajor = major > previousMajor || (major === 0 && previousMajor === 0 && minor > previousMinor);
+	if (isMajor) return undefined;
+	const needed = previousMajor === 0 ? `0.${previousMinor + 1}.0` : `${previousMajor + 1}.0.0`;
+	return `version: ${version} has a "### Breaking" section in CHANGELOG.md, so it must be a major release after ${entries[index + 1][1]}.${entries[index + 1][2]}.${entries[index + 1][3]} (${needed})`;
 }
 
 /** The findings for the tarball of `root` and n8n's scanner on its sources and on the tarball. */

@@ -10,9 +10,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
@@ -21,26 +20,12 @@ import { exampleFilesEnv, MCP_EXAMPLE, MIRROR_EXAMPLE, PLANNING_EXAMPLE, SYNC_EX
 import { provisionExamples } from '../../scripts/local-instance.mjs';
 import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
+import { launchChromium, newPage, signIn } from './support/browser.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 
-const require = createRequire(import.meta.url);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(projectRoot, 'test-output', 'screenshots');
 const DOCS = join(projectRoot, 'docs');
-
-function loadPlaywright() {
-	try {
-		return require('playwright-core');
-	} catch {
-		return undefined;
-	}
-}
-
-const playwright = loadPlaywright();
-const missing = !playwright ? 'playwright-core is not installed (npm install)' : !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : undefined;
-// A missing browser is a failure, never a skip (`.ci/run` installs Debian's Chromium; CHROMIUM_PATH names another).
-if (missing) throw new Error(`The editor test needs a browser: ${missing}`);
 
 describe('n8n 2.41.1 editor in Chromium', () => {
 	let sandbox;
@@ -105,15 +90,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await n8n.start();
 		await n8n.rest.ensureOwner(OWNER);
 		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
-		// playwright gives the browser a fresh profile of its own.
-		browser = await playwright.chromium.launch({
-			executablePath: CHROMIUM,
-			headless: true,
-			args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-		});
-		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-		context.setDefaultTimeout(60_000);
-		page = await context.newPage();
+		browser = await launchChromium();
+		page = await newPage(browser);
 	});
 
 	after(async () => {
@@ -124,11 +102,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	});
 
 	it('logs in and creates a workflow', async () => {
-		await page.goto(`${n8n.server.url}/signin`);
-		await page.fill('#emailOrLdapLoginId', OWNER.email);
-		await page.fill('#password', OWNER.password);
-		await page.click('[data-test-id="form-submit-button"]');
-		await page.waitForURL((url) => !url.pathname.includes('signin'));
+		await signIn(page, n8n.server.url, OWNER);
 		await page.goto(`${n8n.server.url}/workflow/new`);
 		await page.waitForSelector('[data-test-id="canvas-plus-button"], [data-test-id="canvas-add-button"]');
 		assert.match(page.url(), /\/workflow\//);

@@ -52,7 +52,17 @@ const breakages = [
 	['no n8n section', (_, m) => { delete m.n8n; }, /^n8n\.nodes: must list exactly the built nodes/],
 	['no dist', (folder) => rmSync(join(folder, 'dist'), { recursive: true }), /^dist: missing, run `npm run build` first/],
 	['a version without a changelog entry', (_, m) => { m.version = '9.9.9'; }, /^version: CHANGELOG\.md has no "## \[9\.9\.9\] - <date>" entry/],
+	['a breaking release numbered as a patch', releasing('0.1.1', '### Breaking\n\n- Task Get: the Output option is gone.\n'), /^version: 0\.1\.1 has a "### Breaking" section in CHANGELOG\.md, so it must be a major release after 0\.1\.0 \(0\.2\.0\)/],
 ];
+
+/** A copy released as `version` with a CHANGELOG entry of `body` above the current first release. */
+function releasing(version, body) {
+	return (folder, manifest) => {
+		manifest.version = version;
+		const changelog = readFileSync(join(folder, 'CHANGELOG.md'), 'utf8');
+		writeFileSync(join(folder, 'CHANGELOG.md'), changelog.replace(/^## \[\d+\.\d+\.\d+\] - /m, (heading) => `## [${version}] - 2026-12-01\n\n${body}\n${heading}`));
+	};
+}
 
 describe('npm run verify: package.json checks', () => {
 	before(() => {
@@ -69,6 +79,11 @@ describe('npm run verify: package.json checks', () => {
 			assert.ok(findings.some((finding) => expected.test(finding)), `expected ${expected} in:\n${findings.join('\n')}`);
 		});
 	}
+
+	it('a breaking release numbered as a major one (0.x: the minor number) passes, and so does a patch without a Breaking section', () => {
+		assert.deepEqual(checkManifest(brokenCopy(releasing('0.2.0', '### Breaking\n\n- Task Get: the Output option is gone.\n'))), []);
+		assert.deepEqual(checkManifest(brokenCopy(releasing('0.1.1', '### Fixed\n\n- Task Get: the Output option works again.\n'))), []);
+	});
 
 	it('the command exits non-zero on a finding and prints it', () => {
 		const folder = brokenCopy((_, m) => { m.license = 'ISC'; });
