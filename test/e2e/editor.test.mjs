@@ -16,10 +16,11 @@ import { after, before, describe, it } from 'node:test';
 
 import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
 import { EXAMPLE_CREDENTIALS, exampleWorkflows, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
-import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
-import { N8nHarness, OWNER } from './support/n8n.mjs';
+import { hasFinished, readExecution } from './support/executions.mjs';
 import { startSandbox } from './support/sandbox.mjs';
+import { n8nForFile } from './support/sharedN8n.mjs';
+import { waitFor } from './support/waiting.mjs';
 
 const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -95,9 +96,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		n8n = await N8nHarness.create({ line: '2', asCommunityPackage: true });
-		await n8n.start();
-		await n8n.rest.ensureOwner(OWNER);
+		n8n = await n8nForFile('editor');
 		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
 		// playwright gives the browser a fresh profile of its own.
 		browser = await playwright.chromium.launch({
@@ -117,12 +116,12 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	});
 
 	it('logs in and creates a workflow', async () => {
-		await page.goto(`${n8n.server.url}/signin`);
-		await page.fill('#emailOrLdapLoginId', OWNER.email);
-		await page.fill('#password', OWNER.password);
+		await page.goto(`${n8n.url}/signin`);
+		await page.fill('#emailOrLdapLoginId', n8n.user.email);
+		await page.fill('#password', n8n.user.password);
 		await page.click('[data-test-id="form-submit-button"]');
 		await page.waitForURL((url) => !url.pathname.includes('signin'));
-		await page.goto(`${n8n.server.url}/workflow/new`);
+		await page.goto(`${n8n.url}/workflow/new`);
 		await page.waitForSelector('[data-test-id="canvas-plus-button"], [data-test-id="canvas-add-button"]');
 		assert.match(page.url(), /\/workflow\//);
 	});
@@ -318,7 +317,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	/** A new workflow in a tab of its own: a manual trigger, then `node` with `action` from the node panel. */
 	const newWorkflowWith = async (node, action) => {
 		const tab = await page.context().newPage();
-		await tab.goto(`${n8n.server.url}/workflow/new`);
+		await tab.goto(`${n8n.url}/workflow/new`);
 		await tab.click('[data-test-id="canvas-plus-button"]');
 		// Triggers are offered under their app ("CTS Task"), as "On …" actions.
 		if (!action.startsWith('On ')) {
@@ -365,7 +364,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await sandbox.reset();
 		// A workflow of its own, in a second tab.
 		const tab = await page.context().newPage();
-		await tab.goto(`${n8n.server.url}/workflow/new`);
+		await tab.goto(`${n8n.url}/workflow/new`);
 		await tab.click('[data-test-id="canvas-plus-button"]');
 		await tab.keyboard.type('manual');
 		await tab.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first().click();
@@ -533,12 +532,11 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 
 	/** Waits until the newest execution of a workflow has finished, and returns its status. */
 	const finishedStatus = async (workflowId) => {
-		for (let attempt = 0; attempt < 120; attempt++) {
-			const [newest] = await n8n.rest.listExecutions(workflowId);
-			if (newest && !['new', 'running', 'waiting'].includes(newest.status)) return newest.status;
-			await page.waitForTimeout(500);
-		}
-		throw new Error(`workflow ${workflowId}: no finished execution within 60 s`);
+		const [newest] = await waitFor(async () => {
+			const executions = await n8n.rest.listExecutions(workflowId);
+			return executions[0] && hasFinished(executions[0]) ? executions : undefined;
+		}, 60_000, `a finished execution of workflow ${workflowId}`);
+		return newest.status;
 	};
 
 	it('a fresh `npm start` state: every example that runs from the editor runs green, the triggers\' included', async () => {
@@ -561,7 +559,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 			for (const workflow of examples) {
 				if (!ids.has(workflow.name)) ids.set(workflow.name, (await n8n.rest.createWorkflow(workflow)).id);
 				const id = ids.get(workflow.name);
-				await tab.goto(`${n8n.server.url}/workflow/${id}`);
+				await tab.goto(`${n8n.url}/workflow/${id}`);
 				const before = (await n8n.rest.listExecutions(id)).length;
 				const logged = (await sandbox.requests()).length;
 				await tab.locator('[data-test-id="execute-workflow-button"]').first().click();
@@ -572,8 +570,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 					// What failed: the service's answers to this run, and n8n's error.
 					const calls = (await sandbox.requests()).slice(logged).map((call) => `${call.method} ${call.path} ${call.status} (${call.points} points)`);
 					const [newest] = await n8n.rest.listExecutions(id);
-					const { data } = await n8n.rest.getExecution(newest.id);
-					const error = (typeof data === 'string' ? parseFlatted(data) : data)?.resultData?.error?.message;
+					const error = (await readExecution(n8n.rest, newest.id)).data?.resultData?.error?.message;
 					assert.fail(`"${workflow.name}" runs green (round ${round}): ${status}; ${error}; requests: ${calls.join(', ')}`);
 				}
 				assert.equal(await tab.getByText('Error fetching options').count(), 0);
@@ -624,7 +621,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 
 	it('a CTS API credential whose Base URL is not the service fails its test, saying so', async () => {
 		// n8n's own address answers (with HTML): the test must not call that a success.
-		await n8n.rest.createCredential({ name: 'CTS API (wrong address)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: n8n.server.url } });
+		await n8n.rest.createCredential({ name: 'CTS API (wrong address)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: n8n.url } });
 		const { tab } = await newWorkflowWith('CTS Task', 'Get a task');
 		await tab.click('[data-test-id="node-credentials-select"]');
 		await option(tab, /CTS API \(wrong address\)/).click();

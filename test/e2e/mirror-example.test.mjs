@@ -1,21 +1,17 @@
 /**
  * The mirror example as `npm start` sets it up, in n8n 2.41.1 against the sandbox: published, then
- * run three times as the editor's "Execute workflow" starts it (its schedule is every 15 minutes).
+ * run three times as the editor's "Execute workflow" starts it (its schedule, every 15 minutes, is
+ * moved out of the test's way first, so that no scheduled run joins them).
  * The first run copies each calendar's busy events into the other (both directions); runs 2 and 3
  * write nothing and read each calendar once for both nodes; and no copy of a copy exists: each calendar's copies are exactly the other
  * calendar's own busy events, one copy each, with the same times and nothing of the source.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { MIRROR_EXAMPLE } from '../../scripts/examples.mjs';
-import { parseFlatted } from '../../scripts/n8n-rest.mjs';
-import { startLoggedIn } from './support/npmStart.mjs';
-import { waitFor } from './support/restarts.mjs';
-
-const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
+import { scheduleOutOfTheWay, startExamples } from './support/examples.mjs';
+import { nodeOutput, runWorkflow } from './support/executions.mjs';
 
 // The example's calendars (scripts/examples.mjs): work → personal, personal → work.
 const WORK = { accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary' };
@@ -28,21 +24,19 @@ const COPY_MARKER = /^Busy copy of: ([^|]*) \| ([^|]*) \| ([^|]*) \| ([^|]*)$/m;
 const DAY_MS = 24 * 3600 * 1000;
 
 describe('the mirror example of npm start in n8n 2.41.1', () => {
-	let stateDir;
-	let run;
+	let examples;
 	let rest;
 	let sandboxUrl;
 	let workflowId;
 
 	before(async () => {
-		({ stateDir, run, rest, sandboxUrl } = await startLoggedIn('cts-mirror-example-'));
-		workflowId = (await rest.listWorkflows()).find((workflow) => workflow.name === MIRROR_EXAMPLE)?.id;
+		examples = await startExamples('mirror-example');
+		({ rest } = examples);
+		sandboxUrl = examples.sandbox.url;
+		workflowId = examples.workflowId(MIRROR_EXAMPLE);
 	});
 
-	after(async () => {
-		if (run) assert.equal(await run.stop(), 0, run.output().slice(-3000));
-		rmSync(stateDir, { recursive: true, force: true });
-	});
+	after(async () => await examples?.dispose());
 
 	const requests = async () => (await (await fetch(`${sandboxUrl}/_sandbox/requests`)).json()).requests;
 	/** A calendar's events (series as their occurrences) over a window wider than the example's range. */
@@ -66,36 +60,15 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 
 	/** Runs the workflow as "Execute workflow" does; asserts it ran green and answers each Mirror node's output. */
 	const runMirror = async () => {
-		const { executionId } = await rest.runWorkflow(workflowId, 'Every 15 Minutes');
-		const finished = await waitFor(async () => {
-			const full = await rest.getExecution(executionId);
-			return ['new', 'running', 'waiting'].includes(full.status) ? undefined : full;
-		}, 120_000, `execution ${executionId}`);
-		const data = typeof finished.data === 'string' ? parseFlatted(finished.data) : finished.data;
-		assert.equal(finished.status, 'success', JSON.stringify(data.resultData).slice(0, 2000));
-		const output = (node) => (data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
-		return Object.fromEntries(DIRECTIONS.map(({ node }) => [node, output(node)]));
+		const execution = await runWorkflow(rest, workflowId, 'Every 15 Minutes');
+		return Object.fromEntries(DIRECTIONS.map(({ node }) => [node, nodeOutput(execution, node)]));
 	};
 	const actionsOf = (items) => [...new Set(items.map((item) => item.action))].sort();
 	const writes = (log) => log.filter((request) => request.method === 'POST' && request.path.startsWith('/v3/events/'));
 
-	/**
-	 * n8n fires a 15-minute schedule at a random second of each quarter hour's first minute. Publish and
-	 * run inside one quarter, after that minute and with room to finish before the next: then the three
-	 * runs are the only ones (a wait that crossed a quarter with the example published would let the
-	 * schedule run it first).
-	 */
-	const QUARTER_MS = 15 * 60_000;
-	const RUNS_NEED_MS = 3 * 60_000;
-	const clearOfTheSchedule = async () => {
-		const intoQuarter = Date.now() % QUARTER_MS;
-		if (intoQuarter < 65_000) await sleep(65_000 - intoQuarter);
-		else if (intoQuarter > QUARTER_MS - RUNS_NEED_MS) await sleep(QUARTER_MS - intoQuarter + 65_000);
-	};
-
 	it('published, three runs: the first copies both ways, the next two write nothing, and no copy of a copy exists', async (t) => {
 		assert.ok(workflowId, `npm start set up "${MIRROR_EXAMPLE}"`);
-		await clearOfTheSchedule();
+		await scheduleOutOfTheWay(rest, workflowId, 'Every 15 Minutes');
 		await rest.activateWorkflow(workflowId);
 		const published = await rest.getWorkflow(workflowId);
 		assert.ok(published.active === true || Boolean(published.activeVersionId), 'the example is published');
@@ -165,7 +138,7 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 			for (const event of wellInside) assert.ok(copiedIds.includes(String(event.id)), `${node}: ${event.id} (${event.start}) has its copy`);
 		}
 
-		// No run other than the three (the schedule's first minute was kept clear), and all of them green.
+		// No run other than the three (the schedule was out of the way), and all of them green.
 		const executions = await rest.listAllExecutions(workflowId);
 		assert.equal(executions.length, 3, JSON.stringify(executions.map((execution) => [execution.id, execution.mode, execution.status])));
 		assert.ok(executions.every((execution) => execution.status === 'success'));

@@ -25,7 +25,7 @@ import { randomUUID } from 'node:crypto';
 
 import { PACKAGE_NAME, packPackage } from '../../scripts/community-package.mjs';
 import { ensureRuntime } from '../../scripts/n8n-runtime.mjs';
-import { N8nRestClient, parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
 import { QueueStack } from '../../scripts/queue-stack.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { operationTests, operationWorkflows } from './support/operationTests.mjs';
@@ -41,13 +41,13 @@ import {
 	restartTriggerWorkflows,
 	runRestartScenario,
 	storedStaticData,
-	waitFor,
 	RESTART_SCALE,
 } from './support/restarts.mjs';
+import { hasFinished, readExecution } from './support/executions.mjs';
 import { startSandbox } from './support/sandbox.mjs';
+import { waitFor } from './support/waiting.mjs';
 import { CREDENTIALS, credentialsFile, withWebhookStart } from './support/workflows.mjs';
 
-const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 /** The settings n8n 2.41.1 needs for durable poller cursors (scheduler.config.js, durable-poller-chain.js). */
 const DURABLE_CURSORS = {
 	N8N_SCHEDULER_ENABLED: 'true',
@@ -118,12 +118,11 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 	/** A finished execution with its data decoded. */
 	const finishedExecution = async (workflowId, known) => {
 		const summary = await waitFor(
-			async () => (await rest.listAllExecutions(workflowId)).find((execution) => !known.has(String(execution.id)) && FINISHED.has(execution.status)),
+			async () => (await rest.listAllExecutions(workflowId)).find((execution) => !known.has(String(execution.id)) && hasFinished(execution)),
 			120_000,
 			`an execution of ${workflowId}`,
 		);
-		const full = await rest.getExecution(summary.id);
-		return { id: String(summary.id), status: full.status, data: typeof full.data === 'string' ? parseFlatted(full.data) : full.data };
+		return await readExecution(rest, summary.id);
 	};
 
 	describe('1. every Task and Event operation runs on a worker, with the outputs of single-process n8n', () => {
@@ -290,7 +289,7 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		const executions = await waitFor(
 			async () => {
 				const fresh = (await rest.listAllExecutions(workflow.id)).filter((execution) => !known.has(String(execution.id)));
-				return fresh.length >= batches.length && fresh.every((execution) => FINISHED.has(execution.status)) ? fresh : undefined;
+				return fresh.length >= batches.length && fresh.every(hasFinished) ? fresh : undefined;
 			},
 			600_000,
 			'the bulk executions',
@@ -302,9 +301,7 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		const errors = [];
 		for (const execution of executions) {
 			if (execution.status === 'success') continue;
-			const full = await rest.getExecution(execution.id);
-			const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
-			errors.push(data?.resultData?.error?.message);
+			errors.push((await readExecution(rest, execution.id)).data?.resultData?.error?.message);
 		}
 		await sandbox.control('limits', { points: null });
 		return { requested: batches.flat().map((task) => task.title), created, refused, executions, workers: executions.map((execution) => ranOn.get(String(execution.id)) ?? 'main'), errors, seconds };

@@ -9,33 +9,28 @@
  * the trigger polls on its own, as published.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { exampleFilesDir, SYNC_EXAMPLES, SYNC_SOURCES } from '../../scripts/examples.mjs';
-import { parseFlatted } from '../../scripts/n8n-rest.mjs';
-import { startLoggedIn } from './support/npmStart.mjs';
-import { waitFor } from './support/restarts.mjs';
-
-const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
+import { startExamples } from './support/examples.mjs';
+import { hasFinished, nodeOutput, readExecution, runWorkflow } from './support/executions.mjs';
+import { sleep, waitFor } from './support/waiting.mjs';
 
 describe('the sync examples of npm start in n8n 2.41.1', () => {
+	let examples;
 	let stateDir;
-	let run;
 	let rest;
 	let sandboxUrl;
-	let workflows;
 
 	before(async () => {
-		({ stateDir, run, rest, sandboxUrl } = await startLoggedIn('cts-sync-examples-'));
-		workflows = new Map((await rest.listWorkflows()).map((workflow) => [workflow.name, workflow.id]));
+		examples = await startExamples('sync-examples');
+		({ stateDir, rest } = examples);
+		sandboxUrl = examples.sandbox.url;
 	});
 
-	after(async () => {
-		if (run) assert.equal(await run.stop(), 0, run.output().slice(-3000));
-		rmSync(stateDir, { recursive: true, force: true });
-	});
+	after(async () => await examples?.dispose());
 
 	const api = async (method, path, body) => {
 		const response = await fetch(`${sandboxUrl}${path}`, {
@@ -55,28 +50,12 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		return new Map(marked.filter(([, marker]) => marker?.[1] === source).map(([task, marker]) => [marker[2], task]));
 	};
 
-	/** A finished execution with its run data. */
-	const execution = async (id) => {
-		const finished = await waitFor(async () => {
-			const full = await rest.getExecution(id);
-			return ['new', 'running', 'waiting'].includes(full.status) ? undefined : full;
-		}, 120_000, `execution ${id}`);
-		const data = typeof finished.data === 'string' ? parseFlatted(finished.data) : finished.data;
-		return { status: finished.status, runData: data.resultData.runData };
-	};
-	const output = (runData, nodeName) => (runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
-
 	/** Runs a workflow as "Execute workflow" does, from `trigger`; asserts it ran green and answers the Sync Tasks node's output. */
-	const runSync = async (workflowId, trigger) => {
-		const { executionId } = await rest.runWorkflow(workflowId, trigger);
-		const { status, runData } = await execution(executionId);
-		assert.equal(status, 'success', JSON.stringify(runData).slice(0, 2000));
-		return output(runData, 'Sync Tasks');
-	};
+	const runSync = async (workflowId, trigger) => nodeOutput(await runWorkflow(rest, workflowId, trigger), 'Sync Tasks');
 	const actions = (items) => Object.fromEntries(items.map((item) => [item.key, item.action]));
 
 	it('sync tasks from a CSV file: each row once, a second run writes nothing, an edited row updates its task only', async () => {
-		const id = workflows.get(SYNC_EXAMPLES.csv);
+		const id = examples.workflowId(SYNC_EXAMPLES.csv);
 		assert.deepEqual(actions(await runSync(id, 'Run')), { 'T-1': 'created', 'T-2': 'created', 'T-3': 'created', 'T-4': 'unchanged' });
 		const tasks = await openTasksOf(SYNC_SOURCES.csv);
 		assert.deepEqual([...tasks.keys()].sort(), ['T-1', 'T-2', 'T-3']);
@@ -99,7 +78,7 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 	});
 
 	it('two-way sync with a data table, published: a task completed in the service ticks its row, over three polls with 0 echoes', async () => {
-		const id = workflows.get(SYNC_EXAMPLES.table);
+		const id = examples.workflowId(SYNC_EXAMPLES.table);
 		const { id: projectId } = await rest.personalProject();
 		const [table] = (await rest.listDataTables(projectId)).filter((candidate) => candidate.name === 'CTS example tasks');
 		const rows = async () => await rest.listDataTableRows(projectId, table.id);
@@ -114,8 +93,8 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		// The workflow's finished executions by the node that started them (a sync run, or the trigger's delivery).
 		const finished = new Map();
 		const startedBy = async (node) => {
-			for (const { id: executionId, status } of await rest.listAllExecutions(id)) {
-				if (!finished.has(executionId) && !['new', 'running', 'waiting'].includes(status)) finished.set(executionId, { id: executionId, ...(await execution(executionId)) });
+			for (const summary of await rest.listAllExecutions(id)) {
+				if (!finished.has(summary.id) && hasFinished(summary)) finished.set(summary.id, await readExecution(rest, summary.id));
 			}
 			return [...finished.values()].filter((run) => run.runData[node]);
 		};
@@ -135,7 +114,7 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		}, 150_000, 'the trigger to deliver the completed task');
 		const delivered = delivery;
 		assert.equal(delivered.status, 'success');
-		assert.deepEqual(output(delivered.runData, 'Task Completed').map((task) => [task.triggerEvent, task.syncKey]), [['completed', String(second.id)]]);
+		assert.deepEqual(nodeOutput(delivered, 'Task Completed').map((task) => [task.triggerEvent, task.syncKey]), [['completed', String(second.id)]]);
 		assert.equal((await rows()).find((row) => row.id === second.id).done, true, 'the completed task ticked its row');
 		assert.ok((await polls()) >= 2);
 

@@ -3,9 +3,13 @@
  * benchmark run it: until it prints that it is ready, then stopped as Ctrl-C stops it.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { projectRoot } from '../../../scripts/n8n-runtime.mjs';
+import { START_OWNER } from '../../../scripts/examples.mjs';
+import { N8nRestClient } from '../../../scripts/n8n-rest.mjs';
+import { freePort, projectRoot } from '../../../scripts/n8n-runtime.mjs';
 
 /**
  * Resolves once the script is ready to { output(), readySeconds, stop() }; `stop()` sends SIGINT
@@ -45,15 +49,10 @@ export async function startNpmStart({ stateDir, n8nPort, sandboxPort, timeoutMs 
 
 /**
  * `npm start` in a fresh state folder named by `prefix`, with the owner logged in through n8n's REST
- * API: what the example tests start from. Answers the folder, the run, the REST client and the
+ * API. Answers the folder, the run, the REST client and the
  * sandbox's URL.
  */
 export async function startLoggedIn(prefix) {
-	const { mkdtempSync } = await import('node:fs');
-	const { tmpdir } = await import('node:os');
-	const { START_OWNER } = await import('../../../scripts/examples.mjs');
-	const { N8nRestClient } = await import('../../../scripts/n8n-rest.mjs');
-	const { freePort } = await import('../../../scripts/n8n-runtime.mjs');
 	const stateDir = mkdtempSync(join(tmpdir(), prefix));
 	const sandboxPort = await freePort();
 	const run = await startNpmStart({ stateDir, n8nPort: await freePort(), sandboxPort });

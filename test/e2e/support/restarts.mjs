@@ -24,7 +24,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 
-import { parseFlatted } from '../../../scripts/n8n-rest.mjs';
+import { readExecution } from './executions.mjs';
+import { sleep, waitFor } from './waiting.mjs';
 import { CREDENTIALS } from './workflows.mjs';
 
 const CALENDAR = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
@@ -162,9 +163,8 @@ export class Deliveries {
 					known.status = summary.status;
 					continue;
 				}
-				const full = await rest.getExecution(id);
-				const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
-				const items = triggerItems(data, triggerName);
+				const full = await readExecution(rest, id);
+				const items = triggerItems(full.data, triggerName);
 				// An execution is created with the items it starts with; until they are readable, read it again later.
 				if (items.length === 0) continue;
 				this.executions.set(id, { workflowId, kind, status: full.status ?? summary.status, createdAt, items });
@@ -326,21 +326,6 @@ export class ChangeMaker {
 		return outcome;
 	}
 }
-
-/**
- * Waits until `check()` is truthy (polling every `everyMs`); resolves to its value.
- */
-export async function waitFor(check, timeoutMs, what, everyMs = 500) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, everyMs));
-	}
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Workflow ID -> static data, from exported workflows. */
 export function storedStaticData(exported) {
