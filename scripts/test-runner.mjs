@@ -94,7 +94,10 @@ async function runJobs(jobs, services, slots) {
 	const started = Date.now();
 	const results = [];
 	const done = new Map(); // name -> passed
-	const pending = [...jobs].sort((a, b) => b.minutes - a.minutes);
+	// What other jobs wait for (the builds, the shared n8n) first, then the longest first.
+	const neededByOthers = new Set([...jobs, ...services].flatMap((job) => job.needs));
+	const order = (a, b) => Number(neededByOthers.has(b.name)) - Number(neededByOthers.has(a.name)) || b.minutes - a.minutes;
+	const pending = [...jobs].sort(order);
 	const running = new Map(); // name -> { job, since }
 	const serviceState = new Map(); // name -> { stop } once up
 	let used = 0;
@@ -157,7 +160,7 @@ async function runJobs(jobs, services, slots) {
 		const wanted = new Set(jobs.flatMap((job) => job.needs));
 		const servicesWanted = services.filter((service) => wanted.has(service.name));
 		pending.push(...servicesWanted.map((service) => ({ ...service, isService: true })));
-		pending.sort((a, b) => b.minutes - a.minutes);
+		pending.sort(order);
 		while (pending.length > 0 || running.size > 0) {
 			// Jobs that can never start: something they need failed.
 			for (const job of pending.filter(blocked)) {
