@@ -63,24 +63,31 @@ async function creates(sandbox) {
 	return (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/create');
 }
 
+/** A sandbox and an n8n of `line` for the describe() it is called in (`started`: `n8n start` with the owner set up). */
+function sandboxAndN8n(line, { started }) {
+	const setup = {};
+	before(async () => {
+		setup.sandbox = await startSandbox();
+		setup.n8n = await N8nHarness.create({ line });
+		if (!started) return;
+		await setup.n8n.start();
+		await setup.n8n.rest.ensureOwner(OWNER);
+	});
+	after(async () => {
+		await setup.n8n?.dispose();
+		await setup.sandbox?.close();
+	});
+	return setup;
+}
+
 describe('the point budget in real n8n, three setups side by side', { concurrency: true }, () => {
 	describe(`n8n 2.41.1: a bulk job of three windows' points under a ${WINDOW_SECONDS}-second window`, () => {
-		let sandbox;
-		let n8n;
-
-		before(async () => {
-			sandbox = await startSandbox();
-			n8n = await N8nHarness.create({ line: '2' });
-			const token = await sandbox.token('alice');
-			await n8n.importCredentials(credentialsFile({ sandboxUrl: sandbox.url, token, expiredToken: token }));
-		});
-
-		after(async () => {
-			await n8n?.dispose();
-			await sandbox?.close();
-		});
+		const setup = sandboxAndN8n('2', { started: false });
 
 		it('creates every task exactly once, with 0 failed items and at most a handful of 429s', async () => {
+			const { sandbox, n8n } = setup;
+			const token = await sandbox.token('alice');
+			await n8n.importCredentials(credentialsFile({ sandboxUrl: sandbox.url, token, expiredToken: token }));
 			await sandbox.reset();
 			await sandbox.control('limits', { points: 30, windowSeconds: WINDOW_SECONDS });
 			const start = { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
@@ -114,22 +121,10 @@ describe('the point budget in real n8n, three setups side by side', { concurrenc
 
 	for (const line of ['2', '1']) {
 		describe(`n8n ${line === '2' ? '2.41.1' : '1.123.81'} server: stopping an execution that waits for the budget`, () => {
-			let sandbox;
-			let n8n;
-
-			before(async () => {
-				sandbox = await startSandbox();
-				n8n = await N8nHarness.create({ line });
-				await n8n.start();
-				await n8n.rest.ensureOwner(OWNER);
-			});
-
-			after(async () => {
-				await n8n?.dispose();
-				await sandbox?.close();
-			});
+			const setup = sandboxAndN8n(line, { started: true });
 
 			it('ends the execution within a second, and nothing is sent after the stop', async () => {
+				const { sandbox, n8n } = setup;
 				await sandbox.reset();
 				await sandbox.control('limits', { points: 30, windowSeconds: WINDOW_SECONDS });
 				const credential = await n8n.rest.createCredential({
