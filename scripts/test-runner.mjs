@@ -30,15 +30,18 @@ const FILE_TIMEOUT_MS = 25 * 60_000;
 
 const npmRun = (script) => ({ command: 'npm', args: ['run', '--silent', script] });
 
-/** The checks `npm run check` runs, as jobs (the builds are separate: other jobs need them). */
+/**
+ * The checks `npm run check` runs, as jobs (the builds are separate: other jobs need them). They
+ * start after the build, which has both cores to itself: the end-to-end files wait for it.
+ */
 const CHECKS = [
-	{ name: 'lint', ...npmRun('lint'), minutes: 2, needs: [] },
-	{ name: 'lint:workflows', ...npmRun('lint:workflows'), minutes: 0.5, needs: [] },
-	{ name: 'typecheck', ...npmRun('typecheck'), minutes: 1.5, needs: [] },
+	{ name: 'lint', ...npmRun('lint'), minutes: 2, needs: ['build'] },
+	{ name: 'lint:workflows', ...npmRun('lint:workflows'), minutes: 0.5, needs: ['build'] },
+	{ name: 'typecheck', ...npmRun('typecheck'), minutes: 1.5, needs: ['build'] },
 	{ name: 'verify', ...npmRun('verify'), minutes: 1, needs: ['build'] },
 	{ name: 'test:release', ...npmRun('test:release'), minutes: 0.5, needs: ['build'] },
 	// jest runs on both cores (jest.config.js).
-	{ name: 'jest', ...npmRun('test:unit'), minutes: 6, weight: 2, needs: [] },
+	{ name: 'jest', ...npmRun('test:unit'), minutes: 6, weight: 2, needs: ['build'] },
 ];
 const BUILD = { name: 'build', ...npmRun('build'), minutes: 0.5, needs: [] };
 const BUILD_SANDBOX = { name: 'build:sandbox', ...npmRun('build:sandbox'), minutes: 0.5, needs: [] };

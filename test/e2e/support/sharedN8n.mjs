@@ -34,7 +34,8 @@ function filesEnv(filesRoot) {
 export async function startSharedN8n() {
 	const filesRoot = mkdtempSync(join(tmpdir(), 'cts-e2e-shared-files-'));
 	const harness = await N8nHarness.create({ line: '2', asCommunityPackage: true, env: filesEnv(filesRoot) });
-	await harness.start();
+	// Several files wait for it: it may take longer on a busy machine than one file's n8n.
+	await harness.start({ timeoutMs: 600_000 });
 	await harness.rest.ensureOwner(OWNER);
 	const describe = JSON.stringify({ url: harness.server.url, port: harness.port, prefix: harness.prefix, filesRoot });
 	const dispose = async () => {
