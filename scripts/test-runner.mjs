@@ -58,6 +58,7 @@ function e2eJobs(files) {
 			args: ['--test', '--test-reporter=spec', `--test-timeout=${FILE_TIMEOUT_MS}`, file],
 			// Unknown: first.
 			minutes: plan?.minutes ?? 60,
+			weight: plan?.weight ?? 1,
 			needs: ['build', 'build:sandbox', 'n8n installs', ...(plan?.n8n === 'shared' ? ['shared n8n'] : [])],
 			e2e: true,
 		};
