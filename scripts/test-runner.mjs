@@ -89,6 +89,30 @@ function testCounts(output) {
 	return undefined;
 }
 
+/** The process groups of the jobs still running. */
+const groups = new Set();
+
+function stopGroup(pid) {
+	groups.delete(pid);
+	try {
+		process.kill(-pid, 'SIGKILL');
+	} catch {
+		// nothing left in it
+	}
+}
+
+/** How to stop the services that are up (the shared n8n). */
+const serviceStops = new Set();
+
+// Ctrl-C, or CI stopping the run: the jobs' processes and the services stop too.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+	process.on(signal, async () => {
+		for (const pid of groups) stopGroup(pid);
+		await Promise.race([Promise.all([...serviceStops].map(async (stop) => await stop().catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, 20_000))]);
+		process.exit(130);
+	});
+}
+
 /**
  * Runs the jobs: each starts once every job it needs has passed and its weight fits in the free
  * slots, the longest first. `services` start like jobs and stay up until every job needing them
@@ -131,12 +155,16 @@ async function runJobs(jobs, services, slots) {
 		const since = Date.now();
 		running.set(job.name, { job, since });
 		const env = { ...process.env, ...(job.needs.includes('shared n8n') ? serviceState.get('shared n8n')?.env : {}) };
-		const child = spawn(job.command, job.args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		// A process group of its own: whatever the job leaves running (a file that timed out before its
+		// after() hooks stopped its n8n) is stopped with it.
+		const child = spawn(job.command, job.args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		groups.add(child.pid);
 		let output = '';
 		child.stdout.on('data', (chunk) => (output += chunk));
 		child.stderr.on('data', (chunk) => (output += chunk));
 		child.on('error', (error) => (output += `\n${error.message}`));
 		child.on('close', (code, signal) => {
+			stopGroup(child.pid);
 			const counts = testCounts(output);
 			finish(job, { name: job.name, passed: code === 0, code, signal, ms: Date.now() - since, output, counts, e2e: job.e2e });
 		});
@@ -150,6 +178,7 @@ async function runJobs(jobs, services, slots) {
 			.start()
 			.then((state) => {
 				serviceState.set(service.name, state);
+				serviceStops.add(state.stop);
 				finish(service, { name: service.name, passed: true, ms: Date.now() - since, output: '', service: true });
 			})
 			.catch((error) => finish(service, { name: service.name, passed: false, ms: Date.now() - since, output: String(error?.stack ?? error), service: true }));
@@ -184,6 +213,7 @@ async function runJobs(jobs, services, slots) {
 			for (const [name, state] of serviceState) {
 				if (needed.has(name)) continue;
 				serviceState.delete(name);
+				serviceStops.delete(state.stop);
 				await state.stop();
 			}
 			if (pending.length === 0 && running.size === 0) break;
