@@ -315,44 +315,55 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	};
 
 	/** A new workflow in a tab of its own: a manual trigger, then `node` with `action` from the node panel. */
+	/**
+	 * Types `typed` into the panel or list just opened by clicking `open`, and clicks `item` once it shows.
+	 * Keys typed before the search box has focus are lost (more often on a busy machine): then it closes
+	 * the panel, opens it again and retypes, three times at most.
+	 */
+	const typeAndPick = async (tab, open, typed, item) => {
+		for (let attempt = 1; ; attempt++) {
+			await tab.keyboard.type(typed);
+			try {
+				await item.waitFor({ timeout: 15_000 });
+				await item.click();
+				return;
+			} catch (error) {
+				if (attempt >= 3) throw error;
+				await tab.keyboard.press('Escape');
+				await tab.click(open);
+			}
+		}
+	};
+
+	/**
+	 * Clicks `opener` until `item` shows (waiting 10 s after each click, six clicks at most): the form of
+	 * a new node can render again a moment after it opens, which closes a list opened before, and a
+	 * busy machine takes its time to fill a list. Answers how many clicks it took.
+	 */
+	const openUntilShown = async (tab, opener, item) => {
+		for (let clicks = 1; ; clicks++) {
+			if (!(await item.isVisible())) await opener.click();
+			try {
+				await item.waitFor({ timeout: 10_000 });
+				return clicks;
+			} catch (error) {
+				if (clicks >= 6) throw error;
+			}
+		}
+	};
+
 	const newWorkflowWith = async (node, action) => {
 		const tab = await page.context().newPage();
 		await tab.goto(`${n8n.url}/workflow/new`);
 		await tab.click('[data-test-id="canvas-plus-button"]');
+		const names = tab.locator('[data-test-id="node-creator-item-name"]');
 		// Triggers are offered under their app ("CTS Task"), as "On …" actions.
 		if (!action.startsWith('On ')) {
-			// Keys typed before the panel's search box has focus are lost: open the panel again and retype.
-			for (let attempt = 1; ; attempt++) {
-				await tab.keyboard.type('manual');
-				const manual = tab.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first();
-				try {
-					await manual.waitFor({ timeout: 15_000 });
-					await manual.click();
-					break;
-				} catch (error) {
-					if (attempt >= 3) throw error;
-					await tab.keyboard.press('Escape');
-					await tab.click('[data-test-id="canvas-plus-button"]');
-				}
-			}
+			await typeAndPick(tab, '[data-test-id="canvas-plus-button"]', 'manual', names.filter({ hasText: /^Manual Trigger$/ }).first());
 			await tab.click('[data-test-id="canvas-handle-plus"]');
 		}
-		const names = tab.locator('[data-test-id="node-creator-item-name"]');
-		// As above: keys typed before the search box has focus are lost; reopen the panel and retype.
 		const reopen = action.startsWith('On ') ? '[data-test-id="canvas-plus-button"]' : '[data-test-id="canvas-handle-plus"]';
-		for (let attempt = 1; ; attempt++) {
-			await tab.keyboard.type(node);
-			const app = names.filter({ hasText: new RegExp(`^${node}$`) }).first();
-			try {
-				await app.waitFor({ timeout: 15_000 });
-				await app.click();
-				break;
-			} catch (error) {
-				if (attempt >= 3) throw error;
-				await tab.keyboard.press('Escape');
-				await tab.click(reopen);
-			}
-		}
+		await typeAndPick(tab, reopen, node, names.filter({ hasText: new RegExp(`^${node}$`) }).first());
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().waitFor();
 		const actions = (await names.allTextContents()).map((name) => name.trim());
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().click();
@@ -376,9 +387,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.waitForSelector('[data-test-id="ndv"] [data-test-id="parameter-input-title"]');
 
 		const calendar = tab.locator('[data-test-id="resource-locator-calendarId"]');
-		await calendar.locator('[data-test-id="rlc-input"]').click();
 		const items = tab.locator('[data-test-id="rlc-item"]');
-		await items.first().waitFor();
+		await openUntilShown(tab, calendar.locator('[data-test-id="rlc-input"]'), items.first());
 		const offered = (await items.allTextContents()).map((name) => name.trim());
 		assert.deepEqual(offered.slice(0, 2), ['Personal (alice@sandbox.example, Provider A)', 'Team Platform (alice@sandbox.example, Provider A)']);
 		assert.ok(!offered.some((name) => name.startsWith('Holidays')), 'the read-only calendar is not offered');
@@ -398,8 +408,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		);
 		await option(tab, /^Duration/).click();
 		await tab.click('[data-test-id="parameter-input-timeZone"]');
-		await tab.keyboard.type('Europe/Berl');
-		await option(tab, /^Europe\/Berlin \(/).click();
+		await typeAndPick(tab, '[data-test-id="parameter-input-timeZone"]', 'Europe/Berl', option(tab, /^Europe\/Berlin \(/));
 		await tab.click('[data-test-id="node-execute-button"]');
 		await tab.locator('[data-test-id="output-panel"]').getByText('Picked in the editor').first().waitFor();
 
@@ -597,13 +606,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.locator('[data-test-id="ndv"]').getByText('Empty: all readable calendars.').first().waitFor();
 		// The list shows the calendars without an Account or any other field. The form of a new node can
 		// render again a moment after it opens, which closes a list opened before: open it again then.
-		const personal = option(tab, /^Personal \(alice@sandbox.example, Provider A\)/);
-		let opened = 0;
-		for (; opened < 5 && !(await personal.isVisible()); opened++) {
-			await calendars.click();
-			await tab.waitForTimeout(1000);
-		}
-		await personal.waitFor({ timeout: 15_000 });
+		const opened = await openUntilShown(tab, calendars, option(tab, /^Personal \(alice@sandbox.example, Provider A\)/));
 		console.log(`Find Free Time's Calendars: the list showed the calendars after ${opened} open(s)`);
 		assert.equal(await tab.getByText('Error fetching options').count(), 0, 'no "Error fetching options" in the open list');
 		await tab.keyboard.press('Escape');
