@@ -18,8 +18,9 @@
  * run, with one line `tests: N passed, N failed`. Exits 1 when any job failed.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { projectRoot } from './n8n-runtime.mjs';
 import { E2E_PLAN, EVERY_FILE } from '../test/e2e/plan.mjs';
@@ -103,6 +104,11 @@ function stopGroup(pid) {
 
 /** How to stop the services that are up (the shared n8n). */
 const serviceStops = new Set();
+
+// However the runner ends, no job's processes outlive it.
+process.on('exit', () => {
+	for (const pid of groups) stopGroup(pid);
+});
 
 // Ctrl-C, or CI stopping the run: the jobs' processes and the services stop too.
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -288,17 +294,24 @@ function supportModulesOf(file) {
 	return [...found].map((module) => relative(projectRoot, module));
 }
 
-/** The end-to-end files a change most likely affects, each with the changed path that names it. */
+/**
+ * The end-to-end files a change most likely affects, each with the changed path that names it: the
+ * file whose paths name a changed path most closely (the longest match) first.
+ */
 export function affectedE2eFiles(paths) {
-	const affected = new Map();
-	const note = (file, path) => affected.has(file) || affected.set(file, path);
+	const found = [];
 	for (const file of allE2eFiles()) {
-		const name = basename(file);
-		const covers = [relative(projectRoot, file), ...supportModulesOf(file), ...(E2E_PLAN[name]?.covers ?? []), ...EVERY_FILE];
-		const hit = paths.find((path) => covers.some((prefix) => path === prefix || (prefix.endsWith('/') && path.startsWith(prefix))));
-		if (hit) note(relative(projectRoot, file), hit);
+		const covers = [relative(projectRoot, file), ...supportModulesOf(file), ...(E2E_PLAN[basename(file)]?.covers ?? []), ...EVERY_FILE];
+		let best;
+		for (const path of paths) {
+			for (const prefix of covers) {
+				if ((path === prefix || (prefix.endsWith('/') && path.startsWith(prefix))) && prefix.length > (best?.length ?? -1)) best = { path, length: prefix.length };
+			}
+		}
+		if (best) found.push({ file: relative(projectRoot, file), ...best });
 	}
-	return affected;
+	found.sort((a, b) => b.length - a.length);
+	return new Map(found.map(({ file, path }) => [file, path]));
 }
 
 async function main([mode = 'all', ...rest]) {
@@ -324,4 +337,4 @@ async function main([mode = 'all', ...rest]) {
 	process.exitCode = passed ? 0 : 1;
 }
 
-await main(process.argv.slice(2));
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));

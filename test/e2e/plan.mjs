@@ -14,7 +14,7 @@
  *
  * A file that is not listed here still runs: first (its time is unknown), with what it starts itself.
  */
-const TRIGGERS = ['nodes/CtsTaskTrigger/', 'nodes/CtsEventTrigger/', 'nodes/shared/triggers/', 'nodes/shared/pacing/triggerPacing.ts'];
+const TRIGGERS = ['nodes/CtsTaskTrigger/', 'nodes/CtsEventTrigger/', 'nodes/shared/triggers/', 'nodes/shared/pacing/triggerPacing.ts', 'nodes/shared/calendar/watchedCalendars.ts', 'nodes/shared/calendar/calendarLists.ts'];
 const OPERATIONS = ['nodes/CtsTask/', 'nodes/CtsEvent/', 'nodes/shared/', 'credentials/'];
 
 export const E2E_PLAN = {
