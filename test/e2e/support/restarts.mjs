@@ -24,7 +24,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 
-import { readExecution } from './executions.mjs';
+import { hasFinished, readExecution } from './executions.mjs';
 import { sleep, waitFor } from './waiting.mjs';
 import { CREDENTIALS } from './workflows.mjs';
 
@@ -585,12 +585,15 @@ export async function runRestartScenario({
 		listCalls = (await sandbox.requests()).filter((call) => call.path.endsWith('/list')).map((call) => ({ path: call.path, time: Date.parse(call.time) }));
 	};
 
-	// Settle: until every change is delivered (or its loss explained), or nothing new arrived for two poll intervals.
+	// Settle: until every change is delivered (or its loss explained), or nothing new arrived for two poll
+	// intervals and no execution of the triggers still runs (a busy machine takes its time; two minutes at most).
 	let lastNew = Date.now();
 	let known = deliveries.byKey.size;
 	const pending = () => changes.changes.some((change) => deliveries.deliveredBy(change.key).length === 0 && !explained(change));
+	const stillRunning = () => [...deliveries.all.values()].some((execution) => !hasFinished(execution));
+	const runningUntil = Date.now() + 2 * 60_000;
 	await readListCalls();
-	while (Date.now() - lastNew < 2 * intervalMs + 5000 && pending()) {
+	while (pending() && (Date.now() - lastNew < 2 * intervalMs + 5000 || (stillRunning() && Date.now() < runningUntil))) {
 		await sleep(2000);
 		await deliveries.refresh(rest());
 		await readListCalls();
