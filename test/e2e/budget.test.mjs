@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
+import { finishedExecution } from './support/executions.mjs';
 import { N8nHarness, OWNER, outputOf } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 import { sleep } from './support/waiting.mjs';
@@ -174,18 +175,9 @@ describe('the point budget in real n8n: the bulk job beside the stops', { concur
 					assert.equal(running?.status, 'running');
 					const stoppedAt = Date.now();
 					await n8n.rest.request('POST', `/executions/${running.id}/stop`, {});
-					let status;
-					let ended;
-					for (;;) {
-						const [execution] = await n8n.rest.listExecutions(workflow.id);
-						status = execution.status;
-						// When n8n ended it, as n8n recorded it (not when this loop saw it: a busy machine answers late).
-						ended = Date.parse(execution.stoppedAt ?? '') || Date.now();
-						if (status !== 'running' && status !== 'new') break;
-						assert.ok(Date.now() - stoppedAt < 10_000, 'the execution did not end');
-						await sleep(50);
-					}
-					const elapsed = ended - stoppedAt;
+					const { status, stoppedAt: ended } = await finishedExecution(n8n.rest, running.id, { timeoutMs: 10_000 });
+					// When n8n ended it, as n8n recorded it (not when this test saw it: a busy machine answers late).
+					const elapsed = (Date.parse(ended ?? '') || Date.now()) - stoppedAt;
 					console.log(`budget in n8n ${line}.x: stopped while waiting; the execution was ${status} ${elapsed} ms later`);
 					assert.ok(elapsed < 1000, `ended ${elapsed} ms after the stop`);
 					assert.equal(status, 'canceled');

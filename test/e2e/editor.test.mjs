@@ -17,10 +17,9 @@ import { after, before, describe, it } from 'node:test';
 import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
 import { EXAMPLE_CREDENTIALS, exampleWorkflows, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
-import { hasFinished, readExecution } from './support/executions.mjs';
+import { executionIds, newExecutions } from './support/executions.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 import { n8nForFile } from './support/sharedN8n.mjs';
-import { waitFor } from './support/waiting.mjs';
 
 const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -539,15 +538,6 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.close();
 	});
 
-	/** Waits until the newest execution of a workflow has finished, and returns its status. */
-	const finishedStatus = async (workflowId) => {
-		const [newest] = await waitFor(async () => {
-			const executions = await n8n.rest.listExecutions(workflowId);
-			return executions[0] && hasFinished(executions[0]) ? executions : undefined;
-		}, 60_000, `a finished execution of workflow ${workflowId}`);
-		return newest.status;
-	};
-
 	it('a fresh `npm start` state: every example that runs from the editor runs green, the triggers\' included', async () => {
 		await sandbox.resetToStarterWorld();
 		const api = (await n8n.rest.listCredentials()).find((credential) => credential.name === EXAMPLE_CREDENTIALS.api.name);
@@ -569,17 +559,14 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 				if (!ids.has(workflow.name)) ids.set(workflow.name, (await n8n.rest.createWorkflow(workflow)).id);
 				const id = ids.get(workflow.name);
 				await tab.goto(`${n8n.url}/workflow/${id}`);
-				const before = (await n8n.rest.listExecutions(id)).length;
+				const known = await executionIds(n8n.rest, id);
 				const logged = (await sandbox.requests()).length;
 				await tab.locator('[data-test-id="execute-workflow-button"]').first().click();
 				// A polling trigger's run from the editor is its Fetch Test Event, then the nodes after it.
-				for (let wait = 0; wait < 120 && (await n8n.rest.listExecutions(id)).length <= before; wait++) await tab.waitForTimeout(250);
-				const status = await finishedStatus(id);
+				const [{ status, error }] = await newExecutions(n8n.rest, id, { known, timeoutMs: 90_000 });
 				if (status !== 'success') {
 					// What failed: the service's answers to this run, and n8n's error.
 					const calls = (await sandbox.requests()).slice(logged).map((call) => `${call.method} ${call.path} ${call.status} (${call.points} points)`);
-					const [newest] = await n8n.rest.listExecutions(id);
-					const error = (await readExecution(n8n.rest, newest.id)).data?.resultData?.error?.message;
 					assert.fail(`"${workflow.name}" runs green (round ${round}): ${status}; ${error}; requests: ${calls.join(', ')}`);
 				}
 				assert.equal(await tab.getByText('Error fetching options').count(), 0);

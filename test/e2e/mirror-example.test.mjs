@@ -58,11 +58,8 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 		event.status !== 'cancelled' &&
 		!Object.values(event.participants ?? {}).some((participant) => participant?.accountOwner === true && participant.participationStatus === 'declined');
 
-	/** Runs the workflow as "Execute workflow" does; asserts it ran green and answers each Mirror node's output. */
-	const runMirror = async () => {
-		const execution = await runWorkflow(rest, workflowId, 'Every 15 Minutes');
-		return Object.fromEntries(DIRECTIONS.map(({ node }) => [node, nodeOutput(execution, node)]));
-	};
+	/** Each Mirror node's output in a run. */
+	const mirrored = (execution) => Object.fromEntries(DIRECTIONS.map(({ node }) => [node, nodeOutput(execution, node)]));
 	const actionsOf = (items) => [...new Set(items.map((item) => item.action))].sort();
 	const writes = (log) => log.filter((request) => request.method === 'POST' && request.path.startsWith('/v3/events/'));
 
@@ -74,7 +71,7 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 		assert.ok(published.active === true || Boolean(published.activeVersionId), 'the example is published');
 
 		const logged = (await requests()).length;
-		const first = await runMirror();
+		const first = mirrored(await runWorkflow(rest, workflowId, 'Every 15 Minutes'));
 		const firstWrites = writes((await requests()).slice(logged));
 		for (const { node } of DIRECTIONS) {
 			assert.ok(first[node].length > 0, `${node}: the starter world has busy events to copy`);
@@ -94,7 +91,7 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 
 		for (const round of [2, 3]) {
 			const before = (await requests()).length;
-			const again = await runMirror();
+			const again = mirrored(await runWorkflow(rest, workflowId, 'Every 15 Minutes'));
 			const log = (await requests()).slice(before);
 			assert.deepEqual(writes(log), [], `run ${round}: nothing changed, nothing written`);
 			t.diagnostic(`run ${round}: ${log.length} requests (${log.map((request) => `${request.method} ${request.path}`).join(', ')}), 0 writes, ${log.reduce((sum, request) => sum + request.points, 0)} points`);

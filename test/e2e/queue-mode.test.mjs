@@ -43,7 +43,7 @@ import {
 	storedStaticData,
 	RESTART_SCALE,
 } from './support/restarts.mjs';
-import { hasFinished, readExecution } from './support/executions.mjs';
+import { executionIds, newExecutions } from './support/executions.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 import { waitFor } from './support/waiting.mjs';
 import { CREDENTIALS, credentialsFile, withWebhookStart } from './support/workflows.mjs';
@@ -115,16 +115,6 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		for (const workflow of workflows) await rest.activateWorkflow(workflow.id);
 	};
 
-	/** A finished execution with its data decoded. */
-	const finishedExecution = async (workflowId, known) => {
-		const summary = await waitFor(
-			async () => (await rest.listAllExecutions(workflowId)).find((execution) => !known.has(String(execution.id)) && hasFinished(execution)),
-			120_000,
-			`an execution of ${workflowId}`,
-		);
-		return await readExecution(rest, summary.id);
-	};
-
 	describe('1. every Task and Event operation runs on a worker, with the outputs of single-process n8n', () => {
 		const executions = [];
 
@@ -135,10 +125,10 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		operationTests({
 			sandbox: () => sandbox,
 			runWorkflow: async (id) => {
-				const known = new Set((await rest.listAllExecutions(id)).map((execution) => String(execution.id)));
+				const known = await executionIds(rest, id);
 				// The webhook is served once the publication has registered it.
 				await waitFor(async () => (await fetch(`${stack.main.url}/webhook/${id}`, { method: 'POST' })).status !== 404, 60_000, `the webhook of ${id}`);
-				const execution = await finishedExecution(id, known);
+				const [execution] = await newExecutions(rest, id, { known });
 				executions.push(execution.id);
 				const error = execution.data.resultData.error;
 				return {
@@ -270,7 +260,7 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		await sandbox.reset();
 		await sandbox.control('limits', { points: 30, windowSeconds: 65 });
 		const batches = Array.from({ length: 2 }, (_, batch) => Array.from({ length: 30 }, (_, index) => ({ title: `bulk ${attempt}-${batch}-${index}` })));
-		const known = new Set((await rest.listAllExecutions(workflow.id)).map((execution) => String(execution.id)));
+		const known = await executionIds(rest, workflow.id);
 		const started = Date.now();
 		await Promise.all(
 			batches.map(async (tasks) => {
@@ -286,23 +276,12 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 				);
 			}),
 		);
-		const executions = await waitFor(
-			async () => {
-				const fresh = (await rest.listAllExecutions(workflow.id)).filter((execution) => !known.has(String(execution.id)));
-				return fresh.length >= batches.length && fresh.every(hasFinished) ? fresh : undefined;
-			},
-			600_000,
-			'the bulk executions',
-		);
+		const executions = await newExecutions(rest, workflow.id, { known, count: batches.length, timeoutMs: 600_000 });
 		const seconds = (Date.now() - started) / 1000;
 		const calls = await sandbox.requests();
 		const created = calls.filter((call) => call.path === '/v3/tasks/create' && call.status === 200).map((call) => call.body.title);
 		const refused = calls.filter((call) => call.status === 429).length;
-		const errors = [];
-		for (const execution of executions) {
-			if (execution.status === 'success') continue;
-			errors.push((await readExecution(rest, execution.id)).data?.resultData?.error?.message);
-		}
+		const errors = executions.filter((execution) => execution.status !== 'success').map((execution) => execution.error);
 		await sandbox.control('limits', { points: null });
 		return { requested: batches.flat().map((task) => task.title), created, refused, executions, workers: executions.map((execution) => ranOn.get(String(execution.id)) ?? 'main'), errors, seconds };
 	}

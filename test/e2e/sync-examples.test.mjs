@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { exampleFilesDir, SYNC_EXAMPLES, SYNC_SOURCES } from '../../scripts/examples.mjs';
 import { startExamples } from './support/examples.mjs';
-import { hasFinished, nodeOutput, readExecution, runWorkflow } from './support/executions.mjs';
+import { newFinishedExecutions, nodeOutput, runWorkflow } from './support/executions.mjs';
 import { sleep, waitFor } from './support/waiting.mjs';
 
 describe('the sync examples of npm start in n8n 2.41.1', () => {
@@ -50,13 +50,12 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		return new Map(marked.filter(([, marker]) => marker?.[1] === source).map(([task, marker]) => [marker[2], task]));
 	};
 
-	/** Runs a workflow as "Execute workflow" does, from `trigger`; asserts it ran green and answers the Sync Tasks node's output. */
-	const runSync = async (workflowId, trigger) => nodeOutput(await runWorkflow(rest, workflowId, trigger), 'Sync Tasks');
-	const actions = (items) => Object.fromEntries(items.map((item) => [item.key, item.action]));
+	/** What the Sync Tasks node of a run did, by key. */
+	const actions = (execution) => Object.fromEntries(nodeOutput(execution, 'Sync Tasks').map((item) => [item.key, item.action]));
 
 	it('sync tasks from a CSV file: each row once, a second run writes nothing, an edited row updates its task only', async () => {
 		const id = examples.workflowId(SYNC_EXAMPLES.csv);
-		assert.deepEqual(actions(await runSync(id, 'Run')), { 'T-1': 'created', 'T-2': 'created', 'T-3': 'created', 'T-4': 'unchanged' });
+		assert.deepEqual(actions(await runWorkflow(rest, id, 'Run')), { 'T-1': 'created', 'T-2': 'created', 'T-3': 'created', 'T-4': 'unchanged' });
 		const tasks = await openTasksOf(SYNC_SOURCES.csv);
 		assert.deepEqual([...tasks.keys()].sort(), ['T-1', 'T-2', 'T-3']);
 		assert.equal(tasks.get('T-1').title, 'Renew the office lease');
@@ -65,14 +64,14 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		assert.equal(tasks.get('T-1').tags.length, 2);
 
 		const before = (await requests()).length;
-		const second = await runSync(id, 'Run');
-		assert.deepEqual(actions(second), { 'T-1': 'unchanged', 'T-2': 'unchanged', 'T-3': 'unchanged', 'T-4': 'unchanged' }, JSON.stringify(second));
+		const second = await runWorkflow(rest, id, 'Run');
+		assert.deepEqual(actions(second), { 'T-1': 'unchanged', 'T-2': 'unchanged', 'T-3': 'unchanged', 'T-4': 'unchanged' }, JSON.stringify(nodeOutput(second, 'Sync Tasks')));
 		assert.deepEqual((await requests()).slice(before).filter((request) => request.method !== 'GET'), [], 'nothing changed: nothing written');
 
 		// The user's file, edited: the file the example reads, in the folder npm start lets n8n read.
 		const file = join(exampleFilesDir(stateDir), 'tasks.csv');
 		writeFileSync(file, readFileSync(file, 'utf8').replace('Three machines', 'Four machines'));
-		const third = await runSync(id, 'Run');
+		const third = await runWorkflow(rest, id, 'Run');
 		assert.deepEqual(actions(third), { 'T-1': 'unchanged', 'T-2': 'updated', 'T-3': 'unchanged', 'T-4': 'unchanged' });
 		assert.match((await openTasksOf(SYNC_SOURCES.csv)).get('T-2').description, /^Four machines/);
 	});
@@ -85,18 +84,16 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		const [first, second, third] = await rows();
 
 		// The rows become tasks (the sync's first run), then the workflow is published.
-		assert.deepEqual(Object.values(actions(await runSync(id, 'Every 15 Minutes'))), ['created', 'created', 'created']);
+		assert.deepEqual(Object.values(actions(await runWorkflow(rest, id, 'Every 15 Minutes'))), ['created', 'created', 'created']);
 		const tasks = await openTasksOf(SYNC_SOURCES.table);
 		assert.deepEqual([...tasks.keys()].sort(), [first.id, second.id, third.id].map(String).sort());
 		// Each check of the trigger reads the open tasks once, as each sync run does.
 		const listCalls = async () => (await requests()).filter((request) => request.method === 'GET' && request.path === '/v3/tasks/list').length;
 		// The workflow's finished executions by the node that started them (a sync run, or the trigger's delivery).
-		const finished = new Map();
+		const finished = [];
 		const startedBy = async (node) => {
-			for (const summary of await rest.listAllExecutions(id)) {
-				if (!finished.has(summary.id) && hasFinished(summary)) finished.set(summary.id, await readExecution(rest, summary.id));
-			}
-			return [...finished.values()].filter((run) => run.runData[node]);
+			finished.push(...(await newFinishedExecutions(rest, id, new Set(finished.map((run) => run.id)))));
+			return finished.filter((run) => run.runData[node]);
 		};
 		const syncRuns = async () => (await startedBy('Sync Tasks')).length;
 		const listedBefore = (await listCalls()) - (await syncRuns());
@@ -121,7 +118,7 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		// At the source: the first row ticked done. The sync's next run completes its task; the second
 		// stays completed (its row is done too).
 		await rest.updateDataTableRows(projectId, table.id, { id: first.id }, { done: true });
-		const next = await runSync(id, 'Every 15 Minutes');
+		const next = await runWorkflow(rest, id, 'Every 15 Minutes');
 		assert.deepEqual(actions(next), { [first.id]: 'completed', [second.id]: 'unchanged', [third.id]: 'unchanged' });
 		// The next poll (the third, or a later one) sees the sync's own completion and delivers nothing: no echo.
 		const pollsBefore = await polls();
