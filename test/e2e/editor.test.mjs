@@ -648,12 +648,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		const event = await newWorkflowWith('CTS Event', 'On event created');
 		await useCredential(event.tab, /^CTS API \(sandbox\)/);
 		// Calendars on first open, no Account chosen: every readable calendar of every account, no error.
-		const calendarsOffered = option(event.tab, /^Personal \(alice@sandbox.example, Provider A\)/);
-		for (let attempt = 0; attempt < 5 && !(await calendarsOffered.isVisible()); attempt++) {
-			await event.tab.click('[data-test-id="parameter-input-calendarIds"]');
-			await event.tab.waitForTimeout(1000);
-		}
-		await calendarsOffered.waitFor();
+		await openUntilShown(event.tab, event.tab.locator('[data-test-id="parameter-input-calendarIds"]'), option(event.tab, /^Personal \(alice@sandbox.example, Provider A\)/));
 		await event.tab.keyboard.press('Escape');
 		assert.equal(await event.tab.getByText('Error fetching options').count(), 0);
 		// An empty Account (every account) is one of its choices: the editor marks no field as having an issue.
