@@ -105,16 +105,18 @@ function ensureTasksCsv(stateDir) {
 export const FIRST_EXAMPLE = 'CTS example: task round trip';
 
 /**
- * The owner account (logged in), both credentials pointing at the sandbox, the example CSV file
- * and data table, and the example workflows with node types under `prefix`. Resolves to how many
- * workflows were added and the ID of the {@link FIRST_EXAMPLE}.
+ * The owner account (logged in), then everything {@link provisionExamples} sets up. Resolves to
+ * how many workflows were added and the ID of the {@link FIRST_EXAMPLE}.
  */
-export async function provisionInstance(rest, { sandboxUrl, prefix, stateDir }) {
+export async function provisionInstance(rest, options) {
 	await rest.ensureOwner(START_OWNER);
-	return await provisionExamples(rest, { sandboxUrl, prefix, stateDir });
+	return await provisionExamples(rest, options);
 }
 
-/** What {@link provisionInstance} sets up for a logged-in owner: the credentials, the CSV file, the data table and the examples. */
+/**
+ * For the user `rest` is logged in as: both credentials pointing at the sandbox, the example CSV
+ * file and data table, and the example workflows with node types under `prefix`, each only once.
+ */
 export async function provisionExamples(rest, { sandboxUrl, prefix, stateDir }) {
 	const tokenResponse = await fetch(`${sandboxUrl}/_sandbox/token`, {
 		method: 'POST',

@@ -106,6 +106,12 @@ export class N8nRestClient {
 		return await this.request('POST', '/workflows', workflow);
 	}
 
+	/** Changes a workflow (the fields given, e.g. nodes or settings), as the editor saves it. */
+	async updateWorkflow(id, changes) {
+		const { versionId } = await this.getWorkflow(id);
+		return await this.request('PATCH', `/workflows/${id}`, { ...changes, versionId });
+	}
+
 	/**
 	 * Activates (in n8n 2.x: publishes) a workflow. 2.x has a dedicated endpoint taking the
 	 * version to publish; 1.x activates through an update with `active: true`.

@@ -10,19 +10,18 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
-import { exampleFilesEnv, MCP_EXAMPLE, MIRROR_EXAMPLE, PLANNING_EXAMPLE, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
+import { MCP_EXAMPLE, MIRROR_EXAMPLE, PLANNING_EXAMPLE, SYNC_EXAMPLES } from '../../scripts/examples.mjs';
 import { provisionExamples } from '../../scripts/local-instance.mjs';
-import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { projectRoot } from '../../scripts/n8n-runtime.mjs';
 import { launchChromium, newPage, signIn } from './support/browser.mjs';
-import { N8nHarness, OWNER } from './support/n8n.mjs';
+import { executionIds, newExecutions, nodeOutput } from './support/executions.mjs';
 import { startSandbox } from './support/sandbox.mjs';
+import { n8nForFile } from './support/sharedN8n.mjs';
 
 const SHOTS = join(projectRoot, 'test-output', 'screenshots');
 const DOCS = join(projectRoot, 'docs');
@@ -84,11 +83,9 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
+		n8n = await n8nForFile('editor');
 		// Where npm start puts the CSV example's file, which n8n may read.
-		stateDir = mkdtempSync(join(tmpdir(), 'cts-editor-'));
-		n8n = await N8nHarness.create({ line: '2', asCommunityPackage: true, env: exampleFilesEnv(stateDir) });
-		await n8n.start();
-		await n8n.rest.ensureOwner(OWNER);
+		stateDir = n8n.filesFolder();
 		await n8n.rest.createCredential({ name: 'CTS API (sandbox)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
 		browser = await launchChromium();
 		page = await newPage(browser);
@@ -98,12 +95,11 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await browser?.close();
 		await n8n?.dispose();
 		await sandbox?.close();
-		if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 	});
 
 	it('logs in and creates a workflow', async () => {
-		await signIn(page, n8n.server.url, OWNER);
-		await page.goto(`${n8n.server.url}/workflow/new`);
+		await signIn(page, n8n.url, n8n.user);
+		await page.goto(`${n8n.url}/workflow/new`);
 		await page.waitForSelector('[data-test-id="canvas-plus-button"], [data-test-id="canvas-add-button"]');
 		assert.match(page.url(), /\/workflow\//);
 	});
@@ -297,44 +293,55 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	};
 
 	/** A new workflow in a tab of its own: a manual trigger, then `node` with `action` from the node panel. */
-	const newWorkflowWith = async (node, action) => {
-		const tab = await page.context().newPage();
-		await tab.goto(`${n8n.server.url}/workflow/new`);
-		await tab.click('[data-test-id="canvas-plus-button"]');
-		// Triggers are offered under their app ("CTS Task"), as "On …" actions.
-		if (!action.startsWith('On ')) {
-			// Keys typed before the panel's search box has focus are lost: open the panel again and retype.
-			for (let attempt = 1; ; attempt++) {
-				await tab.keyboard.type('manual');
-				const manual = tab.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first();
-				try {
-					await manual.waitFor({ timeout: 15_000 });
-					await manual.click();
-					break;
-				} catch (error) {
-					if (attempt >= 3) throw error;
-					await tab.keyboard.press('Escape');
-					await tab.click('[data-test-id="canvas-plus-button"]');
-				}
-			}
-			await tab.click('[data-test-id="canvas-handle-plus"]');
-		}
-		const names = tab.locator('[data-test-id="node-creator-item-name"]');
-		// As above: keys typed before the search box has focus are lost; reopen the panel and retype.
-		const reopen = action.startsWith('On ') ? '[data-test-id="canvas-plus-button"]' : '[data-test-id="canvas-handle-plus"]';
+	/**
+	 * Types `typed` into the panel or list just opened by clicking `open`, and clicks `item` once it shows.
+	 * Keys typed before the search box has focus are lost (more often on a busy machine): then it closes
+	 * the panel, opens it again and retypes, three times at most.
+	 */
+	const typeAndPick = async (tab, open, typed, item) => {
 		for (let attempt = 1; ; attempt++) {
-			await tab.keyboard.type(node);
-			const app = names.filter({ hasText: new RegExp(`^${node}$`) }).first();
+			await tab.keyboard.type(typed);
 			try {
-				await app.waitFor({ timeout: 15_000 });
-				await app.click();
-				break;
+				await item.waitFor({ timeout: 15_000 });
+				await item.click();
+				return;
 			} catch (error) {
 				if (attempt >= 3) throw error;
 				await tab.keyboard.press('Escape');
-				await tab.click(reopen);
+				await tab.click(open);
 			}
 		}
+	};
+
+	/**
+	 * Clicks `opener` until `item` shows (waiting 10 s after each click, six clicks at most): the form of
+	 * a new node can render again a moment after it opens, which closes a list opened before, and a
+	 * busy machine takes its time to fill a list. Answers how many clicks it took.
+	 */
+	const openUntilShown = async (tab, opener, item) => {
+		for (let clicks = 1; ; clicks++) {
+			if (!(await item.isVisible())) await opener.click();
+			try {
+				await item.waitFor({ timeout: 10_000 });
+				return clicks;
+			} catch (error) {
+				if (clicks >= 6) throw error;
+			}
+		}
+	};
+
+	const newWorkflowWith = async (node, action) => {
+		const tab = await page.context().newPage();
+		await tab.goto(`${n8n.url}/workflow/new`);
+		await tab.click('[data-test-id="canvas-plus-button"]');
+		const names = tab.locator('[data-test-id="node-creator-item-name"]');
+		// Triggers are offered under their app ("CTS Task"), as "On …" actions.
+		if (!action.startsWith('On ')) {
+			await typeAndPick(tab, '[data-test-id="canvas-plus-button"]', 'manual', names.filter({ hasText: /^Manual Trigger$/ }).first());
+			await tab.click('[data-test-id="canvas-handle-plus"]');
+		}
+		const reopen = action.startsWith('On ') ? '[data-test-id="canvas-plus-button"]' : '[data-test-id="canvas-handle-plus"]';
+		await typeAndPick(tab, reopen, node, names.filter({ hasText: new RegExp(`^${node}$`) }).first());
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().waitFor();
 		const actions = (await names.allTextContents()).map((name) => name.trim());
 		await names.filter({ hasText: new RegExp(`^${action}$`) }).first().click();
@@ -346,7 +353,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await sandbox.reset();
 		// A workflow of its own, in a second tab.
 		const tab = await page.context().newPage();
-		await tab.goto(`${n8n.server.url}/workflow/new`);
+		await tab.goto(`${n8n.url}/workflow/new`);
 		await tab.click('[data-test-id="canvas-plus-button"]');
 		await tab.keyboard.type('manual');
 		await tab.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first().click();
@@ -358,9 +365,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.waitForSelector('[data-test-id="ndv"] [data-test-id="parameter-input-title"]');
 
 		const calendar = tab.locator('[data-test-id="resource-locator-calendarId"]');
-		await calendar.locator('[data-test-id="rlc-input"]').click();
 		const items = tab.locator('[data-test-id="rlc-item"]');
-		await items.first().waitFor();
+		await openUntilShown(tab, calendar.locator('[data-test-id="rlc-input"]'), items.first());
 		const offered = (await items.allTextContents()).map((name) => name.trim());
 		assert.deepEqual(offered.slice(0, 2), ['Personal (alice@sandbox.example, Provider A)', 'Team Platform (alice@sandbox.example, Provider A)']);
 		assert.ok(!offered.some((name) => name.startsWith('Holidays')), 'the read-only calendar is not offered');
@@ -380,8 +386,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		);
 		await option(tab, /^Duration/).click();
 		await tab.click('[data-test-id="parameter-input-timeZone"]');
-		await tab.keyboard.type('Europe/Berl');
-		await option(tab, /^Europe\/Berlin \(/).click();
+		await typeAndPick(tab, '[data-test-id="parameter-input-timeZone"]', 'Europe/Berl', option(tab, /^Europe\/Berlin \(/));
 		await tab.click('[data-test-id="node-execute-button"]');
 		await tab.locator('[data-test-id="output-panel"]').getByText('Picked in the editor').first().waitFor();
 
@@ -512,24 +517,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.close();
 	});
 
-	/** The IDs of a workflow's executions so far (n8n lists one page of them, the newest first). */
-	const executionIds = async (workflowId) => new Set((await n8n.rest.listExecutions(workflowId)).map((execution) => execution.id));
-	/** The newest execution of a workflow not in `known`, once finished: its status, run data and error. */
-	const finishedRun = async (workflowId, known) => {
-		const deadline = Date.now() + 120_000;
-		while (Date.now() < deadline) {
-			const [newest] = await n8n.rest.listExecutions(workflowId);
-			if (newest && !known.has(newest.id) && !['new', 'running', 'waiting'].includes(newest.status)) {
-				const { data } = await n8n.rest.getExecution(newest.id);
-				const resultData = (typeof data === 'string' ? parseFlatted(data) : data)?.resultData ?? {};
-				return { status: newest.status, runData: resultData.runData ?? {}, error: resultData.error?.message };
-			}
-			await page.waitForTimeout(250);
-		}
-		throw new Error(`workflow ${workflowId}: no finished execution within 120 s`);
-	};
-	/** The items a node of a run output (its first output), as JSON. */
-	const outputOf = (runData, node) => (runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+	/** The one execution a click started, once finished (its IDs before the click in `known`). */
+	const finishedRun = async (workflowId, known) => (await newExecutions(n8n.rest, workflowId, { known }))[0];
 
 	/**
 	 * What each example shows after one click of Execute workflow, whichever trigger n8n starts from:
@@ -557,14 +546,14 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		for (const round of rounds) {
 			for (const workflow of workflows) {
 				const started = Date.now();
-				await tab.goto(`${n8n.server.url}/workflow/${workflow.id}`);
-				const before = await executionIds(workflow.id);
+				await tab.goto(`${n8n.url}/workflow/${workflow.id}`);
+				const before = await executionIds(n8n.rest, workflow.id);
 				const requestsBefore = (await sandbox.requests()).length;
 				await tab.locator('[data-test-id="execute-workflow-button"]').first().click();
 				const run = await finishedRun(workflow.id, before);
 				const calls = (await sandbox.requests()).slice(requestsBefore);
 				const [node, holds] = VISIBLE[workflow.name];
-				const shown = outputOf(run.runData, node);
+				const shown = nodeOutput(run, node);
 				assert.ok(
 					run.status === 'success' && holds(shown),
 					`"${workflow.name}" (round ${round}): ${run.status}; ${run.error ?? ''}; ${node}: ${JSON.stringify(shown).slice(0, 600)}; requests: ${calls.map((call) => `${call.method} ${call.path} ${call.status} (${call.points} points)`).join(', ')}`,
@@ -614,7 +603,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 
 		// The MCP server waits for a client's call: the button says so, and Stop ends the wait.
 		const [mcp] = byName([MCP_EXAMPLE]);
-		await tab.goto(`${n8n.server.url}/workflow/${mcp.id}`);
+		await tab.goto(`${n8n.url}/workflow/${mcp.id}`);
 		await tab.locator('[data-test-id="execute-workflow-button"]').first().click();
 		await tab.getByText('Waiting for trigger event').first().waitFor();
 		await tab.locator('[data-test-id="stop-execution-waiting-for-webhook-button"]').click();
@@ -642,7 +631,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		// Each step from a clean state, as on a fresh canvas (n8n 2.41.1 fails a step with issues after another step ran).
 		const clear = tab.locator('[data-test-id="clear-execution-data-button"]');
 		if (await clear.isVisible()) await clear.click();
-		const before = await executionIds(workflowId);
+		const before = await executionIds(n8n.rest, workflowId);
 		const node = tab.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
 		await node.hover();
 		await node.locator('[data-test-id="execute-node-button"]').click();
@@ -678,7 +667,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		const connections = { Run: { main: [operations.map(({ name }) => ({ node: name, type: 'main', index: 0 }))] } };
 		const { id } = await n8n.rest.createWorkflow({ name: 'Every operation, fresh', nodes, connections, settings: { executionOrder: 'v1' }, active: false });
 		const tab = await page.context().newPage();
-		await tab.goto(`${n8n.server.url}/workflow/${id}`);
+		await tab.goto(`${n8n.url}/workflow/${id}`);
 		await tab.locator('[data-test-id="canvas-node"]').first().waitFor();
 
 		const green = [];
@@ -687,7 +676,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		for (const { name, key } of operations) {
 			const { said, run } = await executeStep(tab, id, name);
 			if (run) {
-				const items = outputOf(run.runData, name);
+				const items = nodeOutput(run, name);
 				assert.ok(run.status === 'success' && items.length > 0, `${name}: ${run.status} ${run.error ?? ''} ${items.length} items`);
 				green.push(key);
 				continue;
@@ -733,7 +722,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		/** The pickers' workflow in a tab of its own, with one node's panel open. */
 		const openNode = async (name) => {
 			const tab = await page.context().newPage();
-			await tab.goto(`${n8n.server.url}/workflow/${pickers.id}`);
+			await tab.goto(`${n8n.url}/workflow/${pickers.id}`);
 			await tab.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
 			return tab;
 		};
@@ -767,13 +756,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await tab.locator('[data-test-id="ndv"]').getByText('Empty: all readable calendars.').first().waitFor();
 		// The list shows the calendars without an Account or any other field. The form of a new node can
 		// render again a moment after it opens, which closes a list opened before: open it again then.
-		const personal = option(tab, /^Personal \(alice@sandbox.example, Provider A\)/);
-		let opened = 0;
-		for (; opened < 5 && !(await personal.isVisible()); opened++) {
-			await calendars.click();
-			await tab.waitForTimeout(1000);
-		}
-		await personal.waitFor({ timeout: 15_000 });
+		const opened = await openUntilShown(tab, calendars, option(tab, /^Personal \(alice@sandbox.example, Provider A\)/));
 		console.log(`Find Free Time's Calendars: the list showed the calendars after ${opened} open(s)`);
 		assert.equal(await tab.getByText('Error fetching options').count(), 0, 'no "Error fetching options" in the open list');
 		await tab.keyboard.press('Escape');
@@ -791,7 +774,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 
 	it('a CTS API credential whose Base URL is not the service fails its test, saying so', async () => {
 		// n8n's own address answers (with HTML): the test must not call that a success.
-		await n8n.rest.createCredential({ name: 'CTS API (wrong address)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: n8n.server.url } });
+		await n8n.rest.createCredential({ name: 'CTS API (wrong address)', type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: n8n.url } });
 		const { tab } = await newWorkflowWith('CTS Task', 'Get a task');
 		await tab.click('[data-test-id="node-credentials-select"]');
 		await option(tab, /CTS API \(wrong address\)/).click();
@@ -828,12 +811,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		const event = await newWorkflowWith('CTS Event', 'On event created');
 		await useCredential(event.tab, /^CTS API \(sandbox\)/);
 		// Calendars on first open, no Account chosen: every readable calendar of every account, no error.
-		const calendarsOffered = option(event.tab, /^Personal \(alice@sandbox.example, Provider A\)/);
-		for (let attempt = 0; attempt < 5 && !(await calendarsOffered.isVisible()); attempt++) {
-			await event.tab.click('[data-test-id="parameter-input-calendarIds"]');
-			await event.tab.waitForTimeout(1000);
-		}
-		await calendarsOffered.waitFor();
+		await openUntilShown(event.tab, event.tab.locator('[data-test-id="parameter-input-calendarIds"]'), option(event.tab, /^Personal \(alice@sandbox.example, Provider A\)/));
 		await event.tab.keyboard.press('Escape');
 		assert.equal(await event.tab.getByText('Error fetching options').count(), 0);
 		// An empty Account (every account) is one of its choices: the editor marks no field as having an issue.

@@ -14,8 +14,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 
 import { MCP_PATH, MCP_TOOLS, mcpServerWorkflow } from '../../scripts/examples.mjs';
-import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
+import { n8nForFile } from './support/sharedN8n.mjs';
 
 // The JSON Schema validator the SDK itself uses (its own Ajv), in its JSON Schema 2020-12 build:
 // the dialect MCP assumes for a tool's inputSchema.
@@ -32,9 +32,7 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 
 	before(async () => {
 		sandbox = await startSandbox();
-		n8n = await N8nHarness.create({ asCommunityPackage: true });
-		await n8n.start();
-		await n8n.rest.ensureOwner(OWNER);
+		n8n = await n8nForFile('mcp');
 		const credential = async (name, type, data) => ({ ...(await n8n.rest.createCredential({ name, type, data })), type });
 		const credentials = {
 			api: await credential('CTS API (sandbox)', 'ctsApi', { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url }),
@@ -42,7 +40,7 @@ describe('MCP: the CTS nodes as tools of an MCP server in n8n 2.41.1', () => {
 		};
 		const workflow = await n8n.rest.createWorkflow(mcpServerWorkflow(n8n.prefix, credentials));
 		await n8n.rest.activateWorkflow(workflow.id);
-		client = await connect(`${n8n.server.url}/mcp/${MCP_PATH}`);
+		client = await connect(`${n8n.url}/mcp/${MCP_PATH}`);
 		tools = (await client.listTools()).tools;
 	});
 

@@ -1,6 +1,7 @@
 /**
  * The mirror example as `npm start` sets it up, in n8n 2.41.1 against the sandbox: published, then
- * run three times as the editor's "Execute workflow" starts it (its schedule is every 15 minutes).
+ * run three times as the editor's "Execute workflow" starts it (its schedule, every 15 minutes, is
+ * moved out of the test's way first, so that no scheduled run joins them).
  * The first run copies each calendar's busy events into the other (both directions), without
  * alerts; run 2 updates only the copies made to remind in between (as older versions wrote them,
  * or given an alert in the calendar), run 3 writes nothing, and both read each calendar once for
@@ -8,14 +9,11 @@
  * calendar's own busy events, one copy each, with the same times, no alerts and nothing of the source.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { MIRROR_EXAMPLE } from '../../scripts/examples.mjs';
-import { runFromEditor, startLoggedIn } from './support/npmStart.mjs';
-
-const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
+import { scheduleOutOfTheWay, startExamples } from './support/examples.mjs';
+import { nodeOutput, runWorkflow } from './support/executions.mjs';
 
 // The example's calendars (scripts/examples.mjs): work → personal, personal → work.
 const WORK = { accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary' };
@@ -28,21 +26,19 @@ const COPY_MARKER = /^Busy copy of: ([^|]*) \| ([^|]*) \| ([^|]*) \| ([^|]*)$/m;
 const DAY_MS = 24 * 3600 * 1000;
 
 describe('the mirror example of npm start in n8n 2.41.1', () => {
-	let stateDir;
-	let run;
+	let examples;
 	let rest;
 	let sandboxUrl;
 	let workflowId;
 
 	before(async () => {
-		({ stateDir, run, rest, sandboxUrl } = await startLoggedIn('cts-mirror-example-'));
-		workflowId = (await rest.listWorkflows()).find((workflow) => workflow.name === MIRROR_EXAMPLE)?.id;
+		examples = await startExamples('mirror-example');
+		({ rest } = examples);
+		sandboxUrl = examples.sandbox.url;
+		workflowId = examples.workflowId(MIRROR_EXAMPLE);
 	});
 
-	after(async () => {
-		if (run) assert.equal(await run.stop(), 0, run.output().slice(-3000));
-		rmSync(stateDir, { recursive: true, force: true });
-	});
+	after(async () => await examples?.dispose());
 
 	const requests = async () => (await (await fetch(`${sandboxUrl}/_sandbox/requests`)).json()).requests;
 	/** A calendar's events (series as their occurrences) over a window wider than the example's range. */
@@ -64,39 +60,20 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 		event.status !== 'cancelled' &&
 		!Object.values(event.participants ?? {}).some((participant) => participant?.accountOwner === true && participant.participationStatus === 'declined');
 
-	/** Runs the workflow as "Execute workflow" does; asserts it ran green and answers each Mirror node's output. */
-	const runMirror = async () => {
-		const { status, runData, error } = await runFromEditor(rest, workflowId, 'Every 15 Minutes');
-		assert.equal(status, 'success', `${error}: ${JSON.stringify(runData).slice(0, 2000)}`);
-		const output = (node) => (runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
-		return Object.fromEntries(DIRECTIONS.map(({ node }) => [node, output(node)]));
-	};
+	/** Each Mirror node's output in a run. */
+	const mirrored = (execution) => Object.fromEntries(DIRECTIONS.map(({ node }) => [node, nodeOutput(execution, node)]));
 	const actionsOf = (items) => [...new Set(items.map((item) => item.action))].sort();
 	const writes = (log) => log.filter((request) => request.method === 'POST' && request.path.startsWith('/v3/events/'));
 
-	/**
-	 * n8n fires a 15-minute schedule at a random second of each quarter hour's first minute. Publish and
-	 * run inside one quarter, after that minute and with room to finish before the next: then the three
-	 * runs are the only ones (a wait that crossed a quarter with the example published would let the
-	 * schedule run it first).
-	 */
-	const QUARTER_MS = 15 * 60_000;
-	const RUNS_NEED_MS = 3 * 60_000;
-	const clearOfTheSchedule = async () => {
-		const intoQuarter = Date.now() % QUARTER_MS;
-		if (intoQuarter < 65_000) await sleep(65_000 - intoQuarter);
-		else if (intoQuarter > QUARTER_MS - RUNS_NEED_MS) await sleep(QUARTER_MS - intoQuarter + 65_000);
-	};
-
 	it('published, three runs: the first copies both ways without alerts, the second takes alerts off the copies that remind, the third writes nothing; no copy of a copy exists', async (t) => {
 		assert.ok(workflowId, `npm start set up "${MIRROR_EXAMPLE}"`);
-		await clearOfTheSchedule();
+		await scheduleOutOfTheWay(rest, workflowId, 'Every 15 Minutes');
 		await rest.activateWorkflow(workflowId);
 		const published = await rest.getWorkflow(workflowId);
 		assert.ok(published.active === true || Boolean(published.activeVersionId), 'the example is published');
 
 		const logged = (await requests()).length;
-		const first = await runMirror();
+		const first = mirrored(await runWorkflow(rest, workflowId, 'Every 15 Minutes'));
 		const firstWrites = writes((await requests()).slice(logged));
 		for (const { node } of DIRECTIONS) {
 			assert.ok(first[node].length > 0, `${node}: the starter world has busy events to copy`);
@@ -126,7 +103,7 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 
 		for (const round of [2, 3]) {
 			const before = (await requests()).length;
-			const again = await runMirror();
+			const again = mirrored(await runWorkflow(rest, workflowId, 'Every 15 Minutes'));
 			const log = (await requests()).slice(before);
 			const updated = round === 2 ? reminding.map(({ id }) => id) : [];
 			assert.deepEqual(writes(log).map((request) => `${request.path} ${request.body?.id}`), updated.map((id) => `/v3/events/update ${id}`), `run ${round}: only the copies that reminded are written`);
@@ -174,7 +151,7 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 			for (const event of wellInside) assert.ok(copiedIds.includes(String(event.id)), `${node}: ${event.id} (${event.start}) has its copy`);
 		}
 
-		// No run other than the three (the schedule's first minute was kept clear), and all of them green.
+		// No run other than the three (the schedule was out of the way), and all of them green.
 		const executions = await rest.listAllExecutions(workflowId);
 		assert.equal(executions.length, 3, JSON.stringify(executions.map((execution) => [execution.id, execution.mode, execution.status])));
 		assert.ok(executions.every((execution) => execution.status === 'success'));

@@ -28,7 +28,7 @@ import { randomUUID } from 'node:crypto';
 
 import { PACKAGE_NAME, packPackage } from '../../scripts/community-package.mjs';
 import { ensureRuntime } from '../../scripts/n8n-runtime.mjs';
-import { N8nRestClient, parseFlatted } from '../../scripts/n8n-rest.mjs';
+import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
 import { QueueStack } from '../../scripts/queue-stack.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { operationTests, operationWorkflows } from './support/operationTests.mjs';
@@ -44,14 +44,14 @@ import {
 	restartTriggerWorkflows,
 	runRestartScenario,
 	storedStaticData,
-	waitFor,
 	RESTART_SCALE,
 } from './support/restarts.mjs';
+import { executionIds, newExecutions } from './support/executions.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 import { overlapSyncWorkflow, runOverlapScenario } from './support/syncOverlap.mjs';
+import { waitFor } from './support/waiting.mjs';
 import { CREDENTIALS, credentialsFile, withWebhookStart } from './support/workflows.mjs';
 
-const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 /** The settings n8n 2.41.1 needs for durable poller cursors (scheduler.config.js, durable-poller-chain.js). */
 const DURABLE_CURSORS = {
 	N8N_SCHEDULER_ENABLED: 'true',
@@ -119,17 +119,6 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		for (const workflow of workflows) await rest.activateWorkflow(workflow.id);
 	};
 
-	/** A finished execution with its data decoded. */
-	const finishedExecution = async (workflowId, known) => {
-		const summary = await waitFor(
-			async () => (await rest.listAllExecutions(workflowId)).find((execution) => !known.has(String(execution.id)) && FINISHED.has(execution.status)),
-			120_000,
-			`an execution of ${workflowId}`,
-		);
-		const full = await rest.getExecution(summary.id);
-		return { id: String(summary.id), status: full.status, data: typeof full.data === 'string' ? parseFlatted(full.data) : full.data };
-	};
-
 	describe('1. every Task and Event operation runs on a worker, with the outputs of single-process n8n', () => {
 		const executions = [];
 
@@ -140,10 +129,10 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		operationTests({
 			sandbox: () => sandbox,
 			runWorkflow: async (id) => {
-				const known = new Set((await rest.listAllExecutions(id)).map((execution) => String(execution.id)));
+				const known = await executionIds(rest, id);
 				// The webhook is served once the publication has registered it.
 				await waitFor(async () => (await fetch(`${stack.main.url}/webhook/${id}`, { method: 'POST' })).status !== 404, 60_000, `the webhook of ${id}`);
-				const execution = await finishedExecution(id, known);
+				const [execution] = await newExecutions(rest, id, { known });
 				executions.push(execution.id);
 				const error = execution.data.resultData.error;
 				return {
@@ -284,7 +273,8 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 						'the sync webhook',
 					);
 				},
-				executions: async () => await rest.listAllExecutions(workflow.id),
+				rest,
+				workflowId: workflow.id,
 				sandbox: sandbox.url,
 			});
 			await sandbox.reset();
@@ -300,7 +290,7 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		await sandbox.reset();
 		await sandbox.control('limits', { points: 30, windowSeconds: 65 });
 		const batches = Array.from({ length: 2 }, (_, batch) => Array.from({ length: 30 }, (_, index) => ({ title: `bulk ${attempt}-${batch}-${index}` })));
-		const known = new Set((await rest.listAllExecutions(workflow.id)).map((execution) => String(execution.id)));
+		const known = await executionIds(rest, workflow.id);
 		const started = Date.now();
 		await Promise.all(
 			batches.map(async (tasks) => {
@@ -316,25 +306,12 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 				);
 			}),
 		);
-		const executions = await waitFor(
-			async () => {
-				const fresh = (await rest.listAllExecutions(workflow.id)).filter((execution) => !known.has(String(execution.id)));
-				return fresh.length >= batches.length && fresh.every((execution) => FINISHED.has(execution.status)) ? fresh : undefined;
-			},
-			600_000,
-			'the bulk executions',
-		);
+		const executions = await newExecutions(rest, workflow.id, { known, count: batches.length, timeoutMs: 600_000 });
 		const seconds = (Date.now() - started) / 1000;
 		const calls = await sandbox.requests();
 		const created = calls.filter((call) => call.path === '/v3/tasks/create' && call.status === 200).map((call) => call.body.title);
 		const refused = calls.filter((call) => call.status === 429).length;
-		const errors = [];
-		for (const execution of executions) {
-			if (execution.status === 'success') continue;
-			const full = await rest.getExecution(execution.id);
-			const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
-			errors.push(data?.resultData?.error?.message);
-		}
+		const errors = executions.filter((execution) => execution.status !== 'success').map((execution) => execution.error);
 		await sandbox.control('limits', { points: null });
 		return { requested: batches.flat().map((task) => task.title), created, refused, executions, workers: executions.map((execution) => ranOn.get(String(execution.id)) ?? 'main'), errors, seconds };
 	}

@@ -17,7 +17,8 @@ import { TRYING_POINTS } from '../../scripts/local-instance.mjs';
 import { freePort } from '../../scripts/n8n-runtime.mjs';
 import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
 import { startTimeZone } from '../../scripts/time-zone.mjs';
-import { runFromEditor, startNpmStart } from './support/npmStart.mjs';
+import { runFromEditor } from './support/executions.mjs';
+import { startNpmStart } from './support/npmStart.mjs';
 import { processesMentioning, runningProcesses, runStartWithFailingN8n } from './support/processes.mjs';
 
 describe('npm start', () => {

@@ -15,35 +15,29 @@
  *   nothing (support/syncOverlap.mjs; the same in queue mode, queue-mode.test.mjs).
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { exampleFilesDir, SYNC_EXAMPLES, SYNC_SOURCES } from '../../scripts/examples.mjs';
-import { parseFlatted } from '../../scripts/n8n-rest.mjs';
-import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
-import { startLoggedIn } from './support/npmStart.mjs';
-import { waitFor } from './support/restarts.mjs';
+import { startExamples } from './support/examples.mjs';
+import { newFinishedExecutions, nodeOutput, runFromEditor, runWorkflow } from './support/executions.mjs';
 import { overlapSyncWorkflow, runOverlapScenario } from './support/syncOverlap.mjs';
-
-const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep, waitFor } from './support/waiting.mjs';
 
 describe('the sync examples of npm start in n8n 2.41.1', () => {
+	let examples;
 	let stateDir;
-	let run;
 	let rest;
 	let sandboxUrl;
-	let workflows;
 
 	before(async () => {
-		({ stateDir, run, rest, sandboxUrl } = await startLoggedIn('cts-sync-examples-'));
-		workflows = new Map((await rest.listWorkflows()).map((workflow) => [workflow.name, workflow.id]));
+		examples = await startExamples('sync-examples');
+		({ stateDir, rest } = examples);
+		sandboxUrl = examples.sandbox.url;
 	});
 
-	after(async () => {
-		if (run) assert.equal(await run.stop(), 0, run.output().slice(-3000));
-		rmSync(stateDir, { recursive: true, force: true });
-	});
+	after(async () => await examples?.dispose());
 
 	const api = async (method, path, body) => {
 		const response = await fetch(`${sandboxUrl}${path}`, {
@@ -63,29 +57,12 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		return new Map(marked.filter(([, marker]) => marker?.[1] === source).map(([task, marker]) => [marker[2], task]));
 	};
 
-	/** A finished execution with its run data. */
-	const execution = async (id) => {
-		const finished = await waitFor(async () => {
-			const full = await rest.getExecution(id);
-			return ['new', 'running', 'waiting'].includes(full.status) ? undefined : full;
-		}, 120_000, `execution ${id}`);
-		const data = typeof finished.data === 'string' ? parseFlatted(finished.data) : finished.data;
-		return { status: finished.status, runData: data.resultData.runData };
-	};
-	const output = (runData, nodeName) => (runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
-
-	/** Runs a workflow as "Execute workflow" does, from `trigger`; asserts it ran green and answers the Sync Tasks node's output. */
-	const runSync = async (workflowId, trigger) => {
-		const { executionId } = await rest.runWorkflow(workflowId, trigger);
-		const { status, runData } = await execution(executionId);
-		assert.equal(status, 'success', JSON.stringify(runData).slice(0, 2000));
-		return output(runData, 'Sync Tasks');
-	};
-	const actions = (items) => Object.fromEntries(items.map((item) => [item.key, item.action]));
+	/** What the Sync Tasks node of a run did, by key. */
+	const actions = (execution) => Object.fromEntries(nodeOutput(execution, 'Sync Tasks').map((item) => [item.key, item.action]));
 
 	it('sync tasks from a CSV file: each row once, a second run writes nothing, an edited row updates its task only', async () => {
-		const id = workflows.get(SYNC_EXAMPLES.csv);
-		assert.deepEqual(actions(await runSync(id, 'Run')), { 'T-1': 'created', 'T-2': 'created', 'T-3': 'created', 'T-4': 'unchanged' });
+		const id = examples.workflowId(SYNC_EXAMPLES.csv);
+		assert.deepEqual(actions(await runWorkflow(rest, id, 'Run')), { 'T-1': 'created', 'T-2': 'created', 'T-3': 'created', 'T-4': 'unchanged' });
 		const tasks = await openTasksOf(SYNC_SOURCES.csv);
 		assert.deepEqual([...tasks.keys()].sort(), ['T-1', 'T-2', 'T-3']);
 		assert.equal(tasks.get('T-1').title, 'Renew the office lease');
@@ -94,20 +71,20 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		assert.equal(tasks.get('T-1').tags.length, 2);
 
 		const before = (await requests()).length;
-		const second = await runSync(id, 'Run');
-		assert.deepEqual(actions(second), { 'T-1': 'unchanged', 'T-2': 'unchanged', 'T-3': 'unchanged', 'T-4': 'unchanged' }, JSON.stringify(second));
+		const second = await runWorkflow(rest, id, 'Run');
+		assert.deepEqual(actions(second), { 'T-1': 'unchanged', 'T-2': 'unchanged', 'T-3': 'unchanged', 'T-4': 'unchanged' }, JSON.stringify(nodeOutput(second, 'Sync Tasks')));
 		assert.deepEqual((await requests()).slice(before).filter((request) => request.method !== 'GET'), [], 'nothing changed: nothing written');
 
 		// The user's file, edited: the file the example reads, in the folder npm start lets n8n read.
 		const file = join(exampleFilesDir(stateDir), 'tasks.csv');
 		writeFileSync(file, readFileSync(file, 'utf8').replace('Three machines', 'Four machines'));
-		const third = await runSync(id, 'Run');
+		const third = await runWorkflow(rest, id, 'Run');
 		assert.deepEqual(actions(third), { 'T-1': 'unchanged', 'T-2': 'updated', 'T-3': 'unchanged', 'T-4': 'unchanged' });
 		assert.match((await openTasksOf(SYNC_SOURCES.csv)).get('T-2').description, /^Four machines/);
 	});
 
 	it('two-way sync with a data table, published: a task completed in the service ticks its row, over three polls with 0 echoes', async () => {
-		const id = workflows.get(SYNC_EXAMPLES.table);
+		const id = examples.workflowId(SYNC_EXAMPLES.table);
 		const { id: projectId } = await rest.personalProject();
 		const [table] = (await rest.listDataTables(projectId)).filter((candidate) => candidate.name === 'CTS example tasks');
 		const rows = async () => await rest.listDataTableRows(projectId, table.id);
@@ -115,23 +92,21 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 
 		// The first click of Execute workflow: from Task Completed, whose sample (no completion seen yet)
 		// is no task of this table; the sync runs anyway and the rows become tasks.
-		const { executionId: firstRun } = await rest.runWorkflow(id, 'Task Completed');
-		const firstClick = await execution(firstRun);
-		assert.equal(firstClick.status, 'success');
-		assert.match(output(firstClick.runData, 'Task Completed')[0].notices[0], /^No completed task to show/);
-		assert.deepEqual(output(firstClick.runData, 'Rows of This Table'), []);
-		assert.deepEqual(Object.values(actions(output(firstClick.runData, 'Sync Tasks'))), ['created', 'created', 'created']);
+		const firstClick = await runFromEditor(rest, id, 'Task Completed');
+		const firstRun = firstClick.id;
+		assert.equal(firstClick.status, 'success', firstClick.error);
+		assert.match(nodeOutput(firstClick, 'Task Completed')[0].notices[0], /^No completed task to show/);
+		assert.deepEqual(nodeOutput(firstClick, 'Rows of This Table'), []);
+		assert.deepEqual(Object.values(actions(firstClick)), ['created', 'created', 'created']);
 		const tasks = await openTasksOf(SYNC_SOURCES.table);
 		assert.deepEqual([...tasks.keys()].sort(), [first.id, second.id, third.id].map(String).sort());
 		// Each check of the trigger reads the open tasks once, as each sync run does.
 		const listCalls = async () => (await requests()).filter((request) => request.method === 'GET' && request.path === '/v3/tasks/list').length;
 		// The workflow's finished executions by the node that started them (a sync run, or the trigger's delivery).
-		const finished = new Map();
+		const finished = [];
 		const startedBy = async (node) => {
-			for (const { id: executionId, status } of await rest.listAllExecutions(id)) {
-				if (!finished.has(executionId) && !['new', 'running', 'waiting'].includes(status)) finished.set(executionId, { id: executionId, ...(await execution(executionId)) });
-			}
-			return [...finished.values()].filter((run) => run.runData[node]);
+			finished.push(...(await newFinishedExecutions(rest, id, new Set(finished.map((run) => run.id)))));
+			return finished.filter((run) => run.runData[node]);
 		};
 		const syncRuns = async () => (await startedBy('Sync Tasks')).length;
 		const listedBefore = (await listCalls()) - (await syncRuns());
@@ -149,16 +124,16 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		}, 150_000, 'the trigger to deliver the completed task');
 		const delivered = delivery;
 		assert.equal(delivered.status, 'success');
-		assert.deepEqual(output(delivered.runData, 'Task Completed').map((task) => [task.triggerEvent, task.syncKey]), [['completed', String(second.id)]]);
+		assert.deepEqual(nodeOutput(delivered, 'Task Completed').map((task) => [task.triggerEvent, task.syncKey]), [['completed', String(second.id)]]);
 		assert.equal((await rows()).find((row) => row.id === second.id).done, true, 'the completed task ticked its row');
 		// The sync after it reads the ticked row: its task is completed already, nothing is written.
-		assert.deepEqual(Object.values(actions(output(delivered.runData, 'Sync Tasks'))), ['unchanged', 'unchanged', 'unchanged']);
+		assert.deepEqual(Object.values(actions(delivered)), ['unchanged', 'unchanged', 'unchanged']);
 		assert.ok((await polls()) >= 2);
 
 		// At the source: the first row ticked done. The sync's next run completes its task; the second
 		// stays completed (its row is done too).
 		await rest.updateDataTableRows(projectId, table.id, { id: first.id }, { done: true });
-		const next = await runSync(id, 'Every 15 Minutes');
+		const next = await runWorkflow(rest, id, 'Every 15 Minutes');
 		assert.deepEqual(actions(next), { [first.id]: 'completed', [second.id]: 'unchanged', [third.id]: 'unchanged' });
 		// The next poll (the third, or a later one) sees the sync's own completion and delivers nothing: no echo.
 		const pollsBefore = await polls();
@@ -173,7 +148,7 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 
 	it('two runs of a published sync that overlap leave one task per key, and a third run writes nothing', async () => {
 		const apiCredential = (await rest.listCredentials()).find((credential) => credential.type === 'ctsApi');
-		const workflow = overlapSyncWorkflow(PACKAGE_NAME);
+		const workflow = overlapSyncWorkflow(examples.n8n.prefix);
 		for (const node of workflow.nodes) if (node.credentials) node.credentials = { ctsApi: { id: apiCredential.id, name: apiCredential.name } };
 		const { id } = await rest.createWorkflow(workflow);
 		await rest.activateWorkflow(id);
@@ -181,7 +156,8 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 		await runOverlapScenario({
 			// The webhook is served once the publication has registered it.
 			post: async (rows) => await waitFor(async () => (await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) })).status === 200, 60_000, 'the sync webhook'),
-			executions: async () => await rest.listAllExecutions(id),
+			rest,
+			workflowId: id,
 			sandbox: sandboxUrl,
 		});
 		await rest.deactivateWorkflow(id);

@@ -9,23 +9,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
-import { parseFlatted } from '../../scripts/n8n-rest.mjs';
-import { N8nHarness, OWNER } from './support/n8n.mjs';
+import { newFinishedExecutions, nodeOutput } from './support/executions.mjs';
 import { startSandbox } from './support/sandbox.mjs';
-import { CREDENTIALS, credentialsFile, taskTriggerWorkflow } from './support/workflows.mjs';
+import { n8nForFile } from './support/sharedN8n.mjs';
+import { waitFor } from './support/waiting.mjs';
+import { CREDENTIALS, forRestApi, taskTriggerWorkflow } from './support/workflows.mjs';
 
 const WINDOW_SECONDS = 90;
 const BACKLOG = 1000;
-const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(check, timeoutMs, what) {
-	const until = Date.now() + timeoutMs;
-	while (Date.now() < until) {
-		if (await check()) return;
-		await sleep(1000);
-	}
-	assert.fail(`timed out waiting for ${what}`);
-}
 
 /** Schedule Trigger (every 20 s) → CTS Task Get of one task: an action workflow of the same user. */
 function actionWorkflow(prefix, taskId) {
@@ -58,16 +49,9 @@ function actionWorkflow(prefix, taskId) {
 	};
 }
 
-/** Each execution of a workflow: status, and the items of `nodeName`. */
+/** Each finished execution of a workflow: status, and the items of `nodeName`. */
 async function executions(rest, workflowId, nodeName) {
-	const result = [];
-	for (const summary of await rest.listAllExecutions(workflowId)) {
-		const full = await rest.getExecution(summary.id);
-		const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
-		const output = data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0] ?? [];
-		result.push({ id: summary.id, status: full.status ?? summary.status, items: output.map((item) => item.json) });
-	}
-	return result;
+	return (await newFinishedExecutions(rest, workflowId)).map((execution) => ({ id: execution.id, status: execution.status, items: nodeOutput(execution, nodeName) }));
 }
 
 describe(`n8n 2.41.1: a published task trigger with a backlog of ${BACKLOG} changes under a ${WINDOW_SECONDS}-second window`, () => {
@@ -76,10 +60,7 @@ describe(`n8n 2.41.1: a published task trigger with a backlog of ${BACKLOG} chan
 
 	before(async () => {
 		sandbox = await startSandbox();
-		n8n = await N8nHarness.create({ line: '2' });
-		await n8n.importCredentials(credentialsFile({ sandboxUrl: sandbox.url, token: await sandbox.token('alice', 24 * 3600), expiredToken: await sandbox.token('alice', -60) }));
-		await n8n.start();
-		await n8n.rest.ensureOwner(OWNER);
+		n8n = await n8nForFile('trigger-backlog');
 	});
 
 	after(async () => {
@@ -92,15 +73,16 @@ describe(`n8n 2.41.1: a published task trigger with a backlog of ${BACKLOG} chan
 		await sandbox.control('limits', { points: 300, windowSeconds: WINDOW_SECONDS });
 		const { body } = await sandbox.api('POST', '/v3/tasks/create', { body: { title: 'read by the action workflow' } });
 		const actionTaskId = body.data.id;
-		const trigger = taskTriggerWorkflow('CUSTOM');
-		const action = actionWorkflow('CUSTOM', actionTaskId);
-		await n8n.importWorkflows([trigger, action]);
+		const credential = await n8n.rest.createCredential({ name: CREDENTIALS.api.name, type: 'ctsApi', data: { apiKey: 'sandbox-alice-key', baseUrl: sandbox.url } });
+		const uses = { id: credential.id, name: CREDENTIALS.api.name };
+		const trigger = await n8n.rest.createWorkflow(forRestApi(taskTriggerWorkflow(n8n.prefix), uses));
+		const action = await n8n.rest.createWorkflow(forRestApi(actionWorkflow(n8n.prefix, actionTaskId), uses));
 		await n8n.rest.activateWorkflow(trigger.id);
 		const listCalls = async () => (await sandbox.requests()).filter((call) => call.path === '/v3/tasks/list');
 		// The activation's check sets the trigger's position; the backlog is made right after a check.
-		await waitFor(async () => (await listCalls()).length >= 1, 120_000, 'the trigger to start');
+		await waitFor(async () => (await listCalls()).length >= 1, 120_000, 'the trigger to start', 1000);
 		const before = (await listCalls()).length;
-		await waitFor(async () => (await listCalls()).length > before, 120_000, 'a scheduled check');
+		await waitFor(async () => (await listCalls()).length > before, 120_000, 'a scheduled check', 1000);
 		await sandbox.control('limits', { points: null });
 		const backlog = [];
 		for (let index = 0; index < BACKLOG; index++) {
@@ -123,6 +105,7 @@ describe(`n8n 2.41.1: a published task trigger with a backlog of ${BACKLOG} chan
 			},
 			12 * 60_000,
 			'every change of the backlog',
+			5000,
 		);
 		const minutes = (Date.now() - started) / 60_000;
 		await n8n.rest.deactivateWorkflow(action.id);

@@ -1,7 +1,6 @@
 import { NodeOperationError, type IDataObject, type NodeApiError } from 'n8n-workflow';
 
-import { accountsOf, calendarName, listCalendars, parseCalendarRef, type AccountInfo, type CalendarInfo } from './calendarLists';
-import { LIST_REUSE_MS, listIfCached } from '../transport/listCache';
+import { accountsToReconnect, calendarName, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
 import type { ServiceContext } from '../transport/credentialUser';
 import { invalidField, quoted, serviceStatus } from '../transport/errors';
 import { listEventsOverWindows } from './eventListing';
@@ -151,7 +150,7 @@ export async function readCalendarEvents(context: ServiceContext, itemIndex: num
 		leftOut.push(...unreadable);
 	};
 
-	const broken = await brokenAccounts(context, calendars, everyReadable);
+	const broken = await accountsToReconnect(context, calendars, { mayRead: everyReadable });
 	cannotRead(
 		calendars.flatMap((calendar) => {
 			if (!isReadable(calendar)) return [{ calendar, reason: 'the user has no right to read it' }];
@@ -179,23 +178,6 @@ export async function readCalendarEvents(context: ServiceContext, itemIndex: num
 		}
 	}
 	return { chosen, events, notices: skippedNotice(leftOut), leftOut };
-}
-
-/**
- * The accounts of these calendars that need reconnecting, by ID. `mayRead`: the accounts list is
- * read (reused for an hour; read again when older than a minute and it marks one of them, so a
- * reconnected account is read again at once); else only a list read within the minute is used.
- */
-async function brokenAccounts(context: ServiceContext, calendars: CalendarInfo[], mayRead: boolean): Promise<Map<string, AccountInfo>> {
-	let accounts: Map<string, AccountInfo>;
-	if (mayRead) {
-		accounts = await accountsOf(context, calendars);
-		if (calendars.some((calendar) => accounts.get(calendar.accountId)?.shouldReconnect === true)) accounts = await accountsOf(context, calendars, LIST_REUSE_MS);
-	} else {
-		const cached = (await listIfCached<AccountInfo[]>(context, 'ctsApi', 'accounts')) ?? [];
-		accounts = new Map(cached.map((account) => [account.id, account]));
-	}
-	return new Map([...accounts].filter(([, account]) => account.shouldReconnect === true));
 }
 
 /** One notice naming every calendar left out and why (none when nothing was left out). */

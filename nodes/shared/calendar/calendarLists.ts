@@ -8,7 +8,7 @@ import {
 
 import type { ServiceContext } from '../transport/credentialUser';
 import { serviceStatus } from '../transport/errors';
-import { cachedList, LIST_REUSE_MS, pickerOptions, readForPicker } from '../transport/listCache';
+import { cachedList, listIfCached, LIST_REUSE_MS, pickerOptions, readForPicker } from '../transport/listCache';
 import { ctsRequest } from '../transport/transport';
 
 /** A calendar as `GET /v3/calendars/list` gives it (the fields the nodes use). */
@@ -110,6 +110,29 @@ export async function accountsOf(
 		if (serviceStatus(error) !== 404) throw error as NodeApiError;
 	}
 	return new Map(accounts.map((account) => [account.id, account]));
+}
+
+/**
+ * The accounts of these calendars that need reconnecting, by ID: the one rule of every operation
+ * and trigger that reads calendars across accounts (their calendars are not read: they would
+ * answer 401 or 403 for 10 points). `mayRead`: the accounts list is read (reused for an hour, and
+ * read again when older than `recheckAfterMs` and it marks one of them, so that a reconnected
+ * account is read again soon); else only a list read within the minute is used, at no cost.
+ */
+export async function accountsToReconnect(
+	context: ServiceContext,
+	calendars: CalendarInfo[],
+	{ mayRead, recheckAfterMs = LIST_REUSE_MS }: { mayRead: boolean; recheckAfterMs?: number },
+): Promise<Map<string, AccountInfo>> {
+	let accounts: Map<string, AccountInfo>;
+	if (mayRead) {
+		accounts = await accountsOf(context, calendars);
+		if (calendars.some((calendar) => accounts.get(calendar.accountId)?.shouldReconnect === true)) accounts = await accountsOf(context, calendars, recheckAfterMs);
+	} else {
+		const cached = (await listIfCached<AccountInfo[]>(context, 'ctsApi', 'accounts')) ?? [];
+		accounts = new Map(cached.map((account) => [account.id, account]));
+	}
+	return new Map([...accounts].filter(([, account]) => account.shouldReconnect === true));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { INodePropertyOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { isReadable } from './busyTime';
-import { accountsOf, calendarName, isWritable, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
+import { accountsToReconnect, calendarName, isWritable, listCalendars, parseCalendarRef, type CalendarInfo } from './calendarLists';
 import { getReadableCalendars } from './readableCalendars';
 import type { ServiceContext } from '../transport/credentialUser';
 import { invalidField, quoted } from '../transport/errors';
@@ -17,7 +17,10 @@ export interface WatchedCalendarsOptions {
 	/** The field names for errors. */
 	accountField?: string;
 	calendarsField?: string;
-	/** How old a calendar list may be to serve (a trigger checks often: an hour); default a minute. */
+	/**
+	 * How old the calendar list may be to serve, and the accounts list when it marks an account as
+	 * needing reconnecting (a trigger checks often: an hour); default a minute.
+	 */
 	listReuseMs?: number;
 	/** Called before the calendar list is read (10 points), e.g. to count it in a trigger's allowance. */
 	beforeListRead?: () => void;
@@ -28,7 +31,8 @@ export interface WatchedCalendarsOptions {
  * grouped by account. A calendar chosen from the list carries its account (see `calendarRef`);
  * a bare calendar ID belongs to the Account, or, with Account empty, is looked up in the calendar
  * list. No calendars: every calendar the user may read (of the Account, when one is set), leaving
- * out accounts whose connection needs reconnecting. Reads the calendar list only when needed.
+ * out accounts whose connection needs reconnecting (`accountsToReconnect`, the rule of the
+ * operations that read busy time). Reads the calendar list only when needed.
  */
 export async function watchedCalendars(
 	context: ServiceContext,
@@ -53,8 +57,8 @@ export async function watchedCalendars(
 
 	if (values.length === 0) {
 		const calendars = (await calendarList()).filter((calendar) => isReadable(calendar) && (!accountId || calendar.accountId === accountId));
-		const accounts = await accountsOf(context, calendars);
-		for (const calendar of calendars) if (!accounts.get(calendar.accountId)?.shouldReconnect) add(calendar.accountId, calendar.id);
+		const toReconnect = await accountsToReconnect(context, calendars, { mayRead: true, recheckAfterMs: listReuseMs });
+		for (const calendar of calendars) if (!toReconnect.has(calendar.accountId)) add(calendar.accountId, calendar.id);
 		if (groups.size === 0) {
 			const whose = accountId ? `the account ${quoted(accountId)}` : 'the accounts of this credential';
 			throw invalidField(node, calendarsField, `${whose} ${accountId ? 'has' : 'have'} no calendar the user may read`, itemIndex ?? 0, 'Choose the calendars from the list, or connect an account in the service.');

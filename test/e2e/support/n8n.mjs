@@ -108,8 +108,9 @@ export class N8nHarness {
 		return { ...result, run: parseRun(result.stdout) };
 	}
 
-	async start() {
-		this.server = await startN8n(this.info, this.env);
+	/** `n8n start`; `timeoutMs`: how long it may take to be ready (default 180 s). */
+	async start({ timeoutMs } = {}) {
+		this.server = await startN8n(this.info, this.env, { timeoutMs });
 		// The same client after a restart keeps its session.
 		this.rest ??= new N8nRestClient(this.server.url);
 		return this.server;

@@ -45,39 +45,3 @@ export async function startNpmStart({ stateDir, n8nPort, sandboxPort, timeoutMs 
 		},
 	};
 }
-
-/**
- * `npm start` in a fresh state folder named by `prefix`, with the owner logged in through n8n's REST
- * API: what the example tests start from. Answers the folder, the run, the REST client and the
- * sandbox's URL.
- */
-export async function startLoggedIn(prefix) {
-	const { mkdtempSync } = await import('node:fs');
-	const { tmpdir } = await import('node:os');
-	const { START_OWNER } = await import('../../../scripts/examples.mjs');
-	const { N8nRestClient } = await import('../../../scripts/n8n-rest.mjs');
-	const { freePort } = await import('../../../scripts/n8n-runtime.mjs');
-	const stateDir = mkdtempSync(join(tmpdir(), prefix));
-	const sandboxPort = await freePort();
-	const run = await startNpmStart({ stateDir, n8nPort: await freePort(), sandboxPort });
-	const rest = new N8nRestClient(run.output().match(/Editor: +(\S+?)\/?\n/)[1]);
-	await rest.login(START_OWNER.email, START_OWNER.password);
-	return { stateDir, run, rest, sandboxUrl: `http://127.0.0.1:${sandboxPort}` };
-}
-
-/**
- * Runs a workflow of the started n8n as the editor's "Execute workflow" does, from the node named
- * `trigger`, and waits for it to finish (up to two minutes). Resolves to its status, each node's
- * run data and n8n's error message, if any.
- */
-export async function runFromEditor(rest, workflowId, trigger) {
-	const { parseFlatted } = await import('../../../scripts/n8n-rest.mjs');
-	const { waitFor } = await import('./restarts.mjs');
-	const { executionId } = await rest.runWorkflow(workflowId, trigger);
-	const finished = await waitFor(async () => {
-		const full = await rest.getExecution(executionId);
-		return ['new', 'running', 'waiting'].includes(full.status) ? undefined : full;
-	}, 120_000, `execution ${executionId}`);
-	const data = typeof finished.data === 'string' ? parseFlatted(finished.data) : finished.data;
-	return { status: finished.status, runData: data.resultData.runData, error: data.resultData.error?.message };
-}

@@ -24,7 +24,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 
-import { parseFlatted } from '../../../scripts/n8n-rest.mjs';
+import { hasFinished, readExecution } from './executions.mjs';
+import { sleep, waitFor } from './waiting.mjs';
 import { CREDENTIALS } from './workflows.mjs';
 
 const CALENDAR = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary' };
@@ -162,9 +163,8 @@ export class Deliveries {
 					known.status = summary.status;
 					continue;
 				}
-				const full = await rest.getExecution(id);
-				const data = typeof full.data === 'string' ? parseFlatted(full.data) : full.data;
-				const items = triggerItems(data, triggerName);
+				const full = await readExecution(rest, id);
+				const items = triggerItems(full.data, triggerName);
 				// An execution is created with the items it starts with; until they are readable, read it again later.
 				if (items.length === 0) continue;
 				this.executions.set(id, { workflowId, kind, status: full.status ?? summary.status, createdAt, items });
@@ -326,21 +326,6 @@ export class ChangeMaker {
 		return outcome;
 	}
 }
-
-/**
- * Waits until `check()` is truthy (polling every `everyMs`); resolves to its value.
- */
-export async function waitFor(check, timeoutMs, what, everyMs = 500) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, everyMs));
-	}
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Workflow ID -> static data, from exported workflows. */
 export function storedStaticData(exported) {
@@ -600,12 +585,15 @@ export async function runRestartScenario({
 		listCalls = (await sandbox.requests()).filter((call) => call.path.endsWith('/list')).map((call) => ({ path: call.path, time: Date.parse(call.time) }));
 	};
 
-	// Settle: until every change is delivered (or its loss explained), or nothing new arrived for two poll intervals.
+	// Settle: until every change is delivered (or its loss explained), or nothing new arrived for two poll
+	// intervals and no execution of the triggers still runs (a busy machine takes its time; two minutes at most).
 	let lastNew = Date.now();
 	let known = deliveries.byKey.size;
 	const pending = () => changes.changes.some((change) => deliveries.deliveredBy(change.key).length === 0 && !explained(change));
+	const stillRunning = () => [...deliveries.all.values()].some((execution) => !hasFinished(execution));
+	const runningUntil = Date.now() + 2 * 60_000;
 	await readListCalls();
-	while (Date.now() - lastNew < 2 * intervalMs + 5000 && pending()) {
+	while (pending() && (Date.now() - lastNew < 2 * intervalMs + 5000 || (stillRunning() && Date.now() < runningUntil))) {
 		await sleep(2000);
 		await deliveries.refresh(rest());
 		await readListCalls();

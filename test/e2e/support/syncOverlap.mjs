@@ -9,11 +9,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 
 import { CREDENTIALS } from './workflows.mjs';
-import { waitFor } from './restarts.mjs';
+import { executionIds, newExecutions } from './executions.mjs';
 
 export const OVERLAP_SOURCE = 'overlap-src';
 const ROWS = 250;
-const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
 /** Webhook → Split Out (one item per row) → Sync Tasks of `OVERLAP_SOURCE`. */
 export function overlapSyncWorkflow(prefix, id = 'ctsSyncOverlap01') {
@@ -60,24 +59,16 @@ export function overlapSyncWorkflow(prefix, id = 'ctsSyncOverlap01') {
 }
 
 /**
- * Runs the scenario: `post()` starts a run (posts the rows to the published webhook), `executions()`
- * lists the workflow's executions, `sandbox` is the sandbox's URL. Answers the counts and the runs'
- * executions; asserts 250 open tasks for 250 keys after the overlap, and no write by the third run.
+ * Runs the scenario: `post()` starts a run (posts the rows to the published webhook), `rest` and
+ * `workflowId` name the workflow in n8n, `sandbox` is the sandbox's URL. Answers the counts and the
+ * runs' executions; asserts 250 open tasks for 250 keys after the overlap, and no write by the third run.
  */
-export async function runOverlapScenario({ post, executions, sandbox, log = console.log }) {
+export async function runOverlapScenario({ post, rest, workflowId, sandbox, log = console.log }) {
 	const control = async (name, body) => await (await fetch(`${sandbox}/_sandbox/${name}`, { method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) })).json();
 	const rows = Array.from({ length: ROWS }, (_, index) => ({ id: `row-${index}`, title: `Row ${index}`, notes: `Notes of row ${index}` }));
 	const before = await control('limits');
-	const known = new Set((await executions()).map((execution) => String(execution.id)));
-	const finished = async (count) =>
-		await waitFor(
-			async () => {
-				const fresh = (await executions()).filter((execution) => !known.has(String(execution.id)));
-				return fresh.length >= count && fresh.every((execution) => FINISHED.has(execution.status)) ? fresh : undefined;
-			},
-			900_000,
-			'the sync runs',
-		);
+	const known = await executionIds(rest, workflowId);
+	const finished = async (count) => await newExecutions(rest, workflowId, { known, count, timeoutMs: 900_000 });
 	const restoreLimits = async () => await control('limits', before.points === null ? { points: null } : { points: before.points, windowSeconds: before.windowSeconds });
 	await control('limits', { points: 100, windowSeconds: 20 });
 	const started = Date.now();

@@ -22,6 +22,16 @@ export function credentialsFile({ sandboxUrl, token, expiredToken }) {
 	];
 }
 
+/**
+ * A workflow as n8n's REST API creates it (n8n gives it an ID), its CTS API nodes using
+ * `credential` ({ id, name }): one created through the API, as a file's user on a shared n8n has.
+ */
+export function forRestApi(definition, credential) {
+	const { id, ...body } = definition;
+	void id;
+	return { ...body, nodes: body.nodes.map((node) => (node.credentials?.ctsApi ? { ...node, credentials: { ...node.credentials, ctsApi: credential } } : node)) };
+}
+
 function credentialRef(credential) {
 	return { [credential.type]: { id: credential.id, name: credential.name } };
 }

@@ -1,14 +1,14 @@
 /**
- * One rule for calendars that cannot be read, in every operation that reads busy time or lists
- * events across calendars, run by n8n's real engine against the sandbox over HTTP. One table of
- * operations, one assertion: any two operations that treat an unreadable calendar differently
- * make it fail. The sandbox's fixtures have two such calendars: "Side Project" (its connection
+ * One rule for calendars that cannot be read, in every operation and trigger that reads busy time
+ * or lists events across calendars, run by n8n's real engine against the sandbox over HTTP. One
+ * table, one assertion: any two of them that treat an unreadable calendar differently make it fail. The sandbox's fixtures have two such calendars: "Side Project" (its connection
  * expired: 401) and "Former Employer" (revoked: 403); the accounts list marks both as needing
  * reconnection.
  */
 import { CtsEvent } from '../../../nodes/CtsEvent/CtsEvent.node';
+import { CtsEventTrigger } from '../../../nodes/CtsEventTrigger/CtsEventTrigger.node';
 import { CtsTask } from '../../../nodes/CtsTask/CtsTask.node';
-import { Engine, type NodeRunResult } from '../../harness/engine';
+import { Engine, PollHarness, type NodeRunResult } from '../../harness/engine';
 import { sandboxWithFreshLists } from '../../harness/freshLists';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../../harness/sandboxClient';
 
@@ -40,7 +40,9 @@ interface Operation {
 	name: string;
 	/** The scenarios the operation has: the guards have no Unreadable Calendars option, and empty means the event's own calendar. */
 	scenarios: Scenario[];
-	run: (calendars: string[], unreadable: Unreadable) => Promise<NodeRunResult>;
+	/** Output of events only (Get Many, the trigger): the same calendars left out, without a notice. */
+	withoutNotice?: true;
+	run: (calendars: string[], unreadable: Unreadable) => Promise<Pick<NodeRunResult, 'items' | 'error'>>;
 }
 
 const credentials = () => ({ ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } });
@@ -143,6 +145,31 @@ const operations: Operation[] = [
 				credentials: credentials(),
 			}),
 	},
+	{
+		name: 'Event → Get Many',
+		scenarios: ['left empty'],
+		withoutNotice: true,
+		run: async (calendars) =>
+			await engine.runNode({
+				type: 'ctsEvent',
+				parameters: { resource: 'event', operation: 'getAll', accountId: '', calendarIds: calendars, start: '2026-11-30T00:00:00Z', end: '2026-12-02T00:00:00Z', returnAll: true },
+				credentials: credentials(),
+			}),
+	},
+	{
+		name: 'Event Trigger',
+		scenarios: ['left empty'],
+		withoutNotice: true,
+		run: async (calendars) => {
+			const trigger = new PollHarness(new CtsEventTrigger(), 'ctsEventTrigger', { accountId: '', calendarIds: calendars, events: ['created', 'updated'], lookAheadDays: 14 }, credentials());
+			try {
+				// The activation's poll reads the watched calendars (and fires nothing).
+				return { items: (await trigger.poll())?.[0] ?? [] };
+			} catch (error) {
+				return { items: [], error: error as Error };
+			}
+		},
+	},
 ];
 
 const SCENARIOS: Record<Scenario, { calendars: string[]; unreadable: Unreadable; expected: Treatment }> = {
@@ -155,7 +182,7 @@ const SCENARIOS: Record<Scenario, { calendars: string[]; unreadable: Unreadable;
 
 const NOTICE = /^Skipped (?:\d+ calendars that cannot be read|"[^"]+" \(cal-[^)]+\): it cannot be read)/;
 
-async function treatment(result: NodeRunResult): Promise<Treatment> {
+async function treatment(result: Pick<NodeRunResult, 'items' | 'error'>): Promise<Treatment> {
 	const noticed = result.items.flatMap(({ json }, index) => (((json.notices as string[] | undefined) ?? []).some((notice) => NOTICE.test(notice)) ? [index] : []));
 	const notice = noticed.length > 0 ? ((result.items[noticed[0]].json.notices as string[]).find((text) => NOTICE.test(text)) ?? '') : '';
 	const requests = await sandbox.requests();
@@ -167,7 +194,7 @@ async function treatment(result: NodeRunResult): Promise<Treatment> {
 	};
 }
 
-it('every operation that reads calendars treats a calendar that cannot be read alike', async () => {
+it('every operation and trigger that reads calendars treats a calendar that cannot be read alike', async () => {
 	await sandbox.createEvent(timedEvent({ title: 'Monday meeting', start: '2026-11-30T10:00:00', duration: 'PT1H', timeZone: ZONE }));
 	await sandbox.createEvent(timedEvent({ title: 'Tuesday meeting', start: '2026-12-01T10:00:00', duration: 'PT1H', timeZone: ZONE }));
 	taskIds = [
@@ -187,7 +214,8 @@ it('every operation that reads calendars treats a calendar that cannot be read a
 				await sandbox.clearRequests();
 				const { calendars, unreadable } = SCENARIOS[scenario];
 				rows.push({ operation: operation.name, scenario, treatment: await treatment(await operation.run(calendars, unreadable)) });
-				expected.push({ operation: operation.name, scenario, treatment: SCENARIOS[scenario].expected });
+				const rule = SCENARIOS[scenario].expected;
+				expected.push({ operation: operation.name, scenario, treatment: operation.withoutNotice ? { ...rule, skipped: [], noticeOnItems: [] } : rule });
 			}
 		}
 	} finally {
