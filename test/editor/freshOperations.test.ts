@@ -71,8 +71,16 @@ it('each first run is green with items, or n8n names the fields to fill first an
 	});
 });
 
-it('Plan Tasks with its Calendar picked plans the open tasks', async () => {
-	const { items, error } = await run('ctsTask', { resource: 'task', operation: 'plan', calendarId: PERSONAL, preview: true });
+it('Plan Tasks with its Calendar picked after a Manual Trigger: the error says how to name tasks or plan the open tasks, before any request', async () => {
+	const sent = await requestCount();
+	const { error } = await run('ctsTask', { resource: 'task', operation: 'plan', calendarId: PERSONAL, preview: true });
+	expect(error?.message).toMatch(/^Task IDs: give at least one task ID/);
+	expect(error?.description).toMatch(/set Tasks to Open Tasks Matching Filters to plan your open tasks/);
+	expect(await requestCount()).toBe(sent);
+});
+
+it('Plan Tasks with its Calendar picked and Tasks set to Open Tasks Matching Filters plans the open tasks', async () => {
+	const { items, error } = await run('ctsTask', { resource: 'task', operation: 'plan', tasksFrom: 'filters', calendarId: PERSONAL, preview: true });
 	expect(error).toBeUndefined();
 	expect(items.length).toBeGreaterThan(0);
 	for (const { json } of items) expect(json).toMatchObject({ taskId: expect.any(String), preview: true });

@@ -111,7 +111,16 @@ function readRequests(items: OperationItem[]): Request[] {
 			// An expression that fails for one item fails that item only.
 			return { itemIndex, ids: [], error: toNodeError(context.getNode(), error, itemIndex) };
 		}
-		const error = ids.length === 0 ? invalidField(context.getNode(), 'Task IDs', 'give at least one task ID', itemIndex, 'Give the IDs separated by commas, e.g. from Task Get Many.') : undefined;
+		const error =
+			ids.length === 0
+				? invalidField(
+						context.getNode(),
+						'Task IDs',
+						'give at least one task ID',
+						itemIndex,
+						'The input item names no task (after a Manual Trigger none does). Put Task Get Many before this node, give the IDs separated by commas, or set Tasks to Open Tasks Matching Filters to plan your open tasks.',
+					)
+				: undefined;
 		return { itemIndex, ids, error };
 	});
 }

@@ -25,15 +25,15 @@ const tasksFrom: INodeProperties = {
 		{ name: 'Task IDs of the Input Items', value: 'input', description: 'Each input item names one task (or several, separated by commas)' },
 		{ name: 'Open Tasks Matching Filters', value: 'filters', description: 'Every open task that matches the filters below, planned once for the whole run' },
 	],
-	default: 'filters',
+	default: 'input',
 	description:
 		'Which tasks to plan. A run reads the tasks and the calendars once for all input items, then writes one event per block created or moved (none in Preview). What it costs: <a href="https://github.com/calendar-task-service/n8n-nodes-calendar-task-service#the-point-budget-rate-limits-and-retries">the point budget</a>.',
 };
 
 const fields: INodeProperties[] = [
-	// Added to a workflow, it plans the open tasks, so a first run needs only the Calendar; an agent names the tasks.
-	{ ...tasksFrom, displayOptions: { show: { '@tool': [false] } } },
-	{ ...tasksFrom, default: 'input', displayOptions: { show: { '@tool': [true] } } },
+	// The default stays the input items' IDs: saved workflows leave a default out, so another default would
+	// change what they plan. A first run without IDs says how to plan the open tasks instead.
+	tasksFrom,
 	{
 		displayName: 'Task IDs',
 		name: 'taskIds',
@@ -60,7 +60,7 @@ const fields: INodeProperties[] = [
 			name: 'calendarId',
 			required: true,
 			description: 'Calendar to put the blocks in: one the user may write to',
-			hint: `Pick it first: with the other defaults, the open tasks are planned into free working hours of the next ${DEFAULT_HORIZON_DAYS} days.`,
+			hint: `Pick it first: the tasks are planned into free working hours of the next ${DEFAULT_HORIZON_DAYS} days.`,
 		},
 		{ searchListMethod: 'searchCalendars', placeholder: 'Select a calendar...' },
 		'e.g. cal-primary',
