@@ -118,12 +118,12 @@ describe('a newcomer with a 100-point account, each default run the first of the
 		expect(String(monday.items[0].json.text)).toMatch(/Free time left in working hours \(09:00–17:00\): \d/);
 	});
 
-	it('Plan Tasks with its defaults, after a Manual Trigger, plans the open tasks: 64 points (the open tasks 10, the reads of Find Free Time, 4 blocks); one notice, on the first item', async () => {
+	it('Plan Tasks with Open Tasks Matching Filters, after a Manual Trigger, plans the open tasks: 64 points (the open tasks 10, the reads of Find Free Time, 4 blocks); one notice, on the first item', async () => {
 		const plan = () =>
 			engine.runNode({
 				type: 'ctsTask',
-				// Tasks: Open Tasks Matching Filters, by default. Not Before is "now" by default: the sandbox's Friday evening here.
-				parameters: { resource: 'task', operation: 'plan', calendarId: { mode: 'list', value: 'acc-alice-a/cal-alice-a-primary' }, timeZone: ZONE, notBefore: '2026-11-27T18:30:00' },
+				// Not Before is "now" by default: the sandbox's Friday evening here.
+				parameters: { resource: 'task', operation: 'plan', tasksFrom: 'filters', calendarId: { mode: 'list', value: 'acc-alice-a/cal-alice-a-primary' }, timeZone: ZONE, notBefore: '2026-11-27T18:30:00' },
 				credentials: credentials(),
 			});
 		sandbox.requestLog.clear();
