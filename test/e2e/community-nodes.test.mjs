@@ -37,8 +37,9 @@ import { projectRoot, RUNTIMES } from '../../scripts/n8n-runtime.mjs';
 import { launchChromium, newPage, signIn } from './support/browser.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { packNextRelease } from './support/nextRelease.mjs';
-import { Deliveries, TASK_TRIGGER, waitFor as waitForCheck } from './support/restarts.mjs';
+import { Deliveries, TASK_TRIGGER } from './support/restarts.mjs';
 import { startSandbox } from './support/sandbox.mjs';
+import { waitFor as waitForCheck } from './support/waiting.mjs';
 
 const require = createRequire(import.meta.url);
 const VERSION = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
