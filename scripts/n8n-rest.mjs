@@ -82,6 +82,10 @@ export class N8nRestClient {
 		return await this.request('POST', '/credentials', { name, type, data });
 	}
 
+	async deleteCredential(id) {
+		return await this.request('DELETE', `/credentials/${id}`);
+	}
+
 	async updateCredential(id, { name, type, data }) {
 		return await this.request('PATCH', `/credentials/${id}`, { name, type, data });
 	}

@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
@@ -23,6 +24,7 @@ import { executionIds, newExecutions, nodeOutput } from './support/executions.mj
 import { startSandbox } from './support/sandbox.mjs';
 import { n8nForFile } from './support/sharedN8n.mjs';
 
+const require = createRequire(import.meta.url);
 const SHOTS = join(projectRoot, 'test-output', 'screenshots');
 const DOCS = join(projectRoot, 'docs');
 
@@ -742,6 +744,8 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await failed.getByText(reason).first().waitFor();
 		await failed.getByText('Meanwhile choose "By ID" and enter the ID.').first().waitFor();
 		await tab.close();
+		// A node added later would be given the newest credential of its type: Bob's, its budget used up.
+		await n8n.rest.deleteCredential(bob.id);
 	});
 
 	it('a freshly added Find Free Time: no "Error fetching options", "Empty: all readable calendars", and its defaults find slots', async () => {
