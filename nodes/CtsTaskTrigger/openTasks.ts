@@ -1,8 +1,7 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { PollPurse } from '../shared/pacing/triggerPacing';
-import { listTaskPage, walkTasks, type TaskCursor } from '../shared/tasks/taskPaging';
-import { ctsRequest } from '../shared/transport/transport';
+import { listTaskPage, readTaskById, walkTasks, type TaskCursor } from '../shared/tasks/taskPaging';
 
 /**
  * Task Completed and Task Deleted. The task list returns only open tasks, so a completed or
@@ -141,8 +140,7 @@ function isCreatedSince(task: IDataObject, baselineMs: number): boolean {
  * the account cannot see any more: the trigger says so in the log and does not guess.
  */
 async function classifyGone(context: IPollFunctions, id: string, updatedMs: number, state: OpenTaskState, purse: PollPurse): Promise<IDataObject | undefined> {
-	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, undefined, purse);
-	const task = ((answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined) ?? undefined;
+	const task = await readTaskById(context, id, undefined, purse);
 	if (!task) {
 		context.logger.info(
 			`${context.getNode().name}: task ${id} left the open tasks and the service no longer shows it to this account, so whether it was completed or deleted is unknown; nothing is delivered for it.`,
@@ -177,8 +175,7 @@ export async function recentGoneTask(this: IPollFunctions, state: OpenTaskState 
 	for (const { kind, ids, still } of kinds) {
 		if (!events.includes(kind)) continue;
 		for (const id of ids ?? []) {
-			const answer = await ctsRequest.call(this, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } });
-			const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
+			const task = await readTaskById(this, id);
 			if (task && still(task)) return { ...task, triggerEvent: kind };
 		}
 	}

@@ -5,7 +5,7 @@ import { serviceStatus, toNodeError } from '../../shared/transport/errors';
 import { inTurn, type OperationItem } from '../../shared/transport/itemOperation';
 import { isOpenTask, readSyncMarker } from '../../shared/tasks/syncMarker';
 import { COST_TABLE } from '../../shared/pacing/costModel';
-import { TASK_PAGE_SIZE, type TaskCursor } from '../../shared/tasks/taskPaging';
+import { readTaskById, TASK_PAGE_SIZE, type TaskCursor } from '../../shared/tasks/taskPaging';
 import { accountTag, FULL_READ_NOTICES, LEFT_BY_SYNC, loadMemory, storeMemory, today, type KeyMemory, type MemoryPlace, type SourceMemory } from './syncMemory';
 import {
 	carryOut,
@@ -15,7 +15,6 @@ import {
 	olderFirst,
 	openTasksByKey,
 	readOpenTasksSince,
-	readTaskById,
 	tagIdsByName,
 	type Decision,
 	type SyncKnowledge,

@@ -408,8 +408,3 @@ export async function readOpenTasksSince(context: ServiceContext, cursor: TaskCu
 	return await walkTasks(async (after, limit) => await listTaskPage(context, after, limit, itemIndex), cursor);
 }
 
-/** Reads a task by ID (1 point): the task, deleted or not, or null when the account has none with it. */
-export async function readTaskById(context: ServiceContext, id: string, itemIndex: number): Promise<IDataObject | null> {
-	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
-	return ((answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined) ?? null;
-}

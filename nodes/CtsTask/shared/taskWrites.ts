@@ -15,7 +15,7 @@ import { shapeOutput } from '../../shared/output/outputShape';
 import { simplifyTask } from '../../shared/output/simplifyTask';
 import { withOffset } from '../../shared/time/dates';
 import { tagNamesIfKnown } from '../../shared/tasks/tagLists';
-import { ctsRequest } from '../../shared/transport/transport';
+import { readTaskById } from '../../shared/tasks/taskPaging';
 
 /**
  * What the task writes do around their request: refusing what would fail or change nothing before
@@ -47,11 +47,6 @@ export async function requireUpdateFields(
 	return requestOptions;
 }
 
-/** Reads a task by ID (1 point). */
-async function readTask(context: IExecuteSingleFunctions, id: string): Promise<IDataObject | null> {
-	const response = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } });
-	return ((response.data as IDataObject | undefined)?.task as IDataObject | null) ?? null;
-}
 
 /**
  * Output of a write the service answers without the task (204, or `{ id }` on create): by
@@ -71,7 +66,7 @@ export function outputAfterWrite(readBackParameter: string | undefined, extra: I
 		}
 		let task: IDataObject | null;
 		try {
-			task = await readTask(this, id);
+			task = await readTaskById(this, id);
 		} catch (error) {
 			throw new NodeOperationError(this.getNode(), `The change to task ${id} was made, but reading the task back failed: ${(error as Error).message}`, {
 				itemIndex: this.getItemIndex(),

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../transport/credentialUser';
 
 import { justBefore } from '../time/dates';
 import type { Spender } from '../pacing/pointBudget';
-import { ctsResponse } from '../transport/transport';
+import { ctsRequest, ctsResponse } from '../transport/transport';
 
 /** The service's maximum page size for the task list. */
 export const TASK_PAGE_SIZE = 100;
@@ -61,6 +61,12 @@ export async function listTaskPage(
 	spender?: Spender,
 ): Promise<IDataObject[]> {
 	return tasksOf(await requestTaskPage(context, updatedAfter, limit, itemIndex, spender));
+}
+
+/** A task by its ID (1 point): the task, deleted or not, or null when the account has none with it. */
+export async function readTaskById(context: ServiceContext, id: string, itemIndex?: number, spender?: Spender): Promise<IDataObject | null> {
+	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex, spender);
+	return ((answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined) ?? null;
 }
 
 /** The tasks of a list answer (`{ data: { tasks } }`). */

@@ -11,7 +11,7 @@ import { invalidField, quoted } from '../../../shared/transport/errors';
 import { locatorValue, toStringList } from '../../../shared/fields/fields';
 import { busyEvents, freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
-import { ctsRequest } from '../../../shared/transport/transport';
+import { readTaskById } from '../../../shared/tasks/taskPaging';
 import { blocksByTask, extraBlockNotice, readBlockReminder, writeBlock, type BlockReminder } from '../../../shared/calendar/taskBlocks';
 import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
@@ -76,8 +76,7 @@ function readQuery({ context, itemIndex, parameter }: OperationItem): ScheduleQu
 
 /** The task (1 point); one that is unknown, deleted or done cannot be scheduled. */
 async function readTaskToSchedule({ context, itemIndex }: OperationItem, taskId: string): Promise<IDataObject> {
-	const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id: taskId } }, itemIndex);
-	const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
+	const task = await readTaskById(context, taskId, itemIndex);
 	const node = context.getNode();
 	if (!task) throw invalidField(node, 'Task', `no task with ID ${quoted(taskId)} exists in this account`, itemIndex, 'Check the task ID, or pick the task from the list.');
 	if (task.deleted === true) throw invalidField(node, 'Task', `the task ${quoted(task.title)} is deleted`, itemIndex);
