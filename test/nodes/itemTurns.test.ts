@@ -1,10 +1,10 @@
 /**
  * One rule for every operation that reads and then writes for each input item (the guards of Event
- * Create, Schedule in Calendar, Mirror Busy Time, Create or Update): n8n's RoutingNode starts all
- * items at once, and the node makes them take turns, so the second of two items that want the same
- * thing sees what the first wrote. One table of operations, one assertion: two items, the second
- * writes nothing, and the service holds one thing, not two. Run by n8n's real engine against the
- * sandbox over HTTP.
+ * Create, Schedule in Calendar, Plan Tasks, Mirror Busy Time, Create or Update): n8n's RoutingNode starts all
+ * items at once, and executions overlap; the node makes the work of one operation and account take
+ * turns, so the second of two items, or of two executions, that want the same thing sees what the
+ * first wrote. One table of operations, one assertion each way: the second writes nothing, and the
+ * service holds one thing, not two. Run by n8n's real engine against the sandbox over HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -62,6 +62,15 @@ const CASES: Case[] = [
 		held: async () => (await eventsIn(A)).filter((event) => String(event.description ?? '').includes('Task ID:')),
 	},
 	{
+		operation: 'Task Plan Tasks',
+		type: 'ctsTask',
+		parameters: async () => {
+			const id = await sandbox.createTask({ title: 'Plan the week', estimatedDuration: 'PT60M', due: '2026-12-03T17:00:00', timeZone: 'Europe/Berlin' });
+			return { resource: 'task', operation: 'plan', tasksFrom: 'input', taskIds: id, calendarId: { mode: 'list', value: ref(A) }, timeZone: 'Europe/Berlin', notBefore: '2026-12-01T08:00:00', preview: false };
+		},
+		held: async () => (await eventsIn(A)).filter((event) => String(event.description ?? '').includes('Task ID:')),
+	},
+	{
 		operation: 'Calendar Mirror Busy Time',
 		type: 'ctsEvent',
 		parameters: async () => {
@@ -87,6 +96,18 @@ describe('two items that want the same thing, in one run', () => {
 		await sandbox.clearRequests();
 		const { error } = await engine.runNode({ type: entry.type, parameters, items: [{}, {}], timezone: 'Europe/Berlin', credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
 		expect(error).toBeUndefined();
+		const writes = (await sandbox.requests()).filter((request) => request.method === 'POST');
+		expect([writes.length, (await entry.held()).length]).toEqual([1, 1]);
+	});
+});
+
+describe('two executions that overlap, in one process', () => {
+	it.each(CASES.map((entry) => [entry.operation, entry]))('%s: the later sees what the earlier wrote and writes nothing', async (_name, entry) => {
+		const parameters = await entry.parameters();
+		await sandbox.clearRequests();
+		const run = async () => await engine.runNode({ type: entry.type, parameters, timezone: 'Europe/Berlin', credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+		const runs = await Promise.all([run(), run()]);
+		expect(runs.map(({ error }) => error)).toEqual([undefined, undefined]);
 		const writes = (await sandbox.requests()).filter((request) => request.method === 'POST');
 		expect([writes.length, (await entry.held()).length]).toEqual([1, 1]);
 	});

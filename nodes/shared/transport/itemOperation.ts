@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IExecutePaginationFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ServiceContext } from './credentialUser';
+import { credentialUserKey, type ServiceContext } from './credentialUser';
 import { errorItem, toNodeError, withoutErrorCode } from './errors';
 import type { ParameterReader } from '../output/outputShape';
 
@@ -53,15 +53,18 @@ export async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T>
 }
 
 /**
- * Runs an item's work after the work of the node's items before it in this execution. n8n's
- * RoutingNode starts every item at once; an operation that reads and then writes (a guard, a time
- * block, a copy, a task found by its key) must see what the items before it wrote, or two items
- * book the same slot or write the same thing twice.
+ * Runs an item's work after the work queued before it for the same operation of the same account
+ * in this process. n8n's RoutingNode starts every item at once, and executions overlap (a schedule
+ * firing while a run waits for the budget, a manual run beside the published one, an agent calling
+ * a tool twice); an operation that reads and then writes (a guard, a time block, a copy, a task
+ * found by its key) must see what the work before it wrote, or two book the same slot or write the
+ * same thing twice. Keyed by the operation, so a long run holds up only runs of its own kind.
  */
 export async function inItemTurn<T>(context: ServiceContext, work: () => Promise<T>): Promise<T> {
-	const executionId = 'getExecutionId' in context ? context.getExecutionId() : undefined;
-	if (!executionId) return await work();
-	return await inTurn(`item|${executionId}|${context.getNode().name}`, work);
+	const node = context.getNode();
+	const who = node.credentials?.ctsApi ? await credentialUserKey(context, 'ctsApi') : 'getExecutionId' in context ? context.getExecutionId() : undefined;
+	if (!who) return await work();
+	return await inTurn(`write|${who}|${node.type}|${String(node.parameters.resource)}.${String(node.parameters.operation)}`, work);
 }
 
 /**

@@ -7,9 +7,8 @@ import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, zonedIs
 import { invalidField, quoted, toNodeError } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
 import { busyEvents, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
-import { runBatch, type BatchItemResult, type OperationItem } from '../../../shared/transport/itemOperation';
-import { listTaskPage, walkTasks } from '../../../shared/tasks/taskPaging';
-import { ctsRequest } from '../../../shared/transport/transport';
+import { inItemTurn, runBatch, type BatchItemResult, type OperationItem } from '../../../shared/transport/itemOperation';
+import { listTaskPage, readTaskById, walkTasks } from '../../../shared/tasks/taskPaging';
 import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { taskFilter } from '../../../shared/tasks/taskFilter';
 import { READ_ONE_BY_ONE_BELOW } from './planFields';
@@ -128,8 +127,7 @@ function readRequests(items: OperationItem[]): Request[] {
 /** Tasks read by ID, one by one (1 point each): the open ones, and why each other one cannot be planned. */
 async function readTasksById({ context, itemIndex }: OperationItem, ids: string[], tasks: Map<string, IDataObject>, problems: Map<string, string>): Promise<void> {
 	for (const id of ids) {
-		const answer = await ctsRequest.call(context, 'ctsApi', { method: 'GET', url: '/v3/tasks', qs: { id } }, itemIndex);
-		const task = (answer.data as IDataObject | undefined)?.task as IDataObject | null | undefined;
+		const task = await readTaskById(context, id, itemIndex);
 		if (!task) problems.set(id, `no task with ID ${quoted(id)} exists in this account`);
 		else if (task.deleted === true) problems.set(id, `the task ${quoted(task.title)} is deleted`);
 		else if (task.progress === 'completed' || task.progress === 'cancelled') problems.set(id, `the task ${quoted(task.title)} is ${String(task.progress)}: there is nothing left to plan`);
@@ -349,5 +347,6 @@ export async function planOneItem(item: OperationItem): Promise<IDataObject[]> {
  * item that named its task (see {@link runBatch}).
  */
 export async function planTasks(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatch(this, planBatch);
+	// Runs that overlap take turns, as the items of Schedule in Calendar do: the later reads the blocks the earlier wrote.
+	return await runBatch(this, async (items, stopAtItemErrors) => await inItemTurn(this, async () => await planBatch(items, stopAtItemErrors)));
 }
