@@ -23,8 +23,8 @@ import { projectRoot } from './n8n-runtime.mjs';
 const require = createRequire(import.meta.url);
 export const RECORDED_SURFACE = join(projectRoot, 'test', 'release', 'saved-workflow-surface.json');
 
-/** The instances of the classes a built file exports (n8n loads the class named as the file). */
-function loadClass(file) {
+/** An instance of the class a built node file exports (n8n loads the class named as the file). */
+export function loadClass(file) {
 	const exported = require(file);
 	const name = file.split('/').pop().split('.')[0];
 	const Class = exported[name];

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { finishedExecution } from './support/executions.mjs';
 import { N8nHarness, OWNER, outputOf } from './support/n8n.mjs';
 import { startSandbox } from './support/sandbox.mjs';
-import { sleep } from './support/waiting.mjs';
+import { sleep, waitFor } from './support/waiting.mjs';
 import { CREDENTIALS, credentialsFile } from './support/workflows.mjs';
 
 const WINDOW_SECONDS = 65;
@@ -148,12 +148,14 @@ describe('the point budget in real n8n: the bulk job beside the stops', { concur
 					);
 					await n8n.rest.activateWorkflow(workflow.id);
 					// n8n 2.x registers a published workflow's webhook a moment after answering the publish.
-					let answer;
-					for (let attempt = 0; attempt < 20; attempt++) {
-						answer = await fetch(`${n8n.server.url}/webhook/${path}`, { method: 'POST' });
-						if (answer.status !== 404) break;
-						await sleep(500);
-					}
+					const answer = await waitFor(
+						async () => {
+							const posted = await fetch(`${n8n.server.url}/webhook/${path}`, { method: 'POST' });
+							return posted.status !== 404 && posted;
+						},
+						10_000,
+						`the webhook ${path}`,
+					);
 					assert.equal(answer.status, 200);
 
 					// 30 creates use the window up; the other 10 wait for it to reset, about a minute away.

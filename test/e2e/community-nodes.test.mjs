@@ -24,7 +24,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -32,36 +31,25 @@ import { after, before, describe, it } from 'node:test';
 import { PACKAGE_NAME, packPackage } from '../../scripts/community-package.mjs';
 import { exampleWorkflows } from '../../scripts/examples.mjs';
 import { startLocalRegistry } from '../../scripts/local-registry.mjs';
-import { parseFlatted } from '../../scripts/n8n-rest.mjs';
 import { projectRoot, RUNTIMES } from '../../scripts/n8n-runtime.mjs';
+import { loadClass } from '../../scripts/saved-workflow-surface.mjs';
 import { launchChromium, newPage, signIn } from './support/browser.mjs';
+import { executionIds, hasFinished, newExecutions, readExecution } from './support/executions.mjs';
 import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { packNextRelease } from './support/nextRelease.mjs';
 import { Deliveries, TASK_TRIGGER } from './support/restarts.mjs';
 import { startSandbox } from './support/sandbox.mjs';
-import { waitFor as waitForCheck } from './support/waiting.mjs';
+import { waitFor } from './support/waiting.mjs';
 
-const require = createRequire(import.meta.url);
 const VERSION = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
 const NODE_NAMES = ['CTS Event', 'CTS Event Trigger', 'CTS Event V1', 'CTS Task', 'CTS Task Trigger'];
 const WORK = { accountId: 'acc-alice-b', calendarId: 'cal-alice-b-primary' };
 const PERSONAL = { accountId: 'acc-alice-a', calendarId: 'cal-alice-a-primary', name: 'Personal (alice@sandbox.example, Provider A)' };
 const SYNC_ITEMS = ['K1', 'K2', 'K3', 'K4'].map((key) => ({ key, title: `Synced task ${key}` }));
 const DAY_MS = 86_400_000;
-/**
- * Waits until `check()` is truthy. An answer 503 "Database is not ready!" counts as not yet: n8n
- * gives it for a moment when its SQLite database is slow to answer its health query (a loaded machine).
- */
-const waitFor = async (check, timeoutMs, what) =>
-	await waitForCheck(async () => {
-		try {
-			return await check();
-		} catch (error) {
-			if (error.status === 503) return undefined;
-			throw error;
-		}
-	}, timeoutMs, what);
-const FINISHED = (status) => !['new', 'running', 'waiting'].includes(status);
+
+/** What n8n recorded as an execution's error, for an assertion's message. */
+const errorOf = (execution) => JSON.stringify(execution.data?.resultData?.error ?? {}).slice(0, 1500);
 
 describe('install, update and remove from n8n\'s Community nodes page, with published workflows running', { concurrency: true }, () => {
 	let browser;
@@ -373,10 +361,7 @@ class Scenario {
 	 */
 	async checkNodePanel() {
 		const { page } = this;
-		const description = (file) => {
-			const name = file.split('/').pop();
-			return new (require(join(projectRoot, 'dist', 'nodes', `${file}.node.js`))[name])().description;
-		};
+		const description = (file) => loadClass(join(projectRoot, 'dist', 'nodes', `${file}.node.js`)).description;
 		const count = (file, parameter) => description(file).properties.filter((property) => property.name === parameter).flatMap((property) => property.options).length;
 		const apps = [
 			{ name: 'CTS Task', actions: count('CtsTask/CtsTask', 'operation'), triggers: count('CtsTaskTrigger/CtsTaskTrigger', 'events'), example: 'Create a task' },
@@ -421,20 +406,11 @@ class Scenario {
 	async runInEditor(workflowId) {
 		const { page, rest } = this;
 		await page.goto(`${this.url}/workflow/${workflowId}`);
-		const before = new Set((await rest.listExecutions(workflowId)).map((execution) => String(execution.id)));
+		const known = await executionIds(rest, workflowId);
 		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
-		const summary = await waitFor(async () => {
-			const newest = (await rest.listExecutions(workflowId)).find((execution) => !before.has(String(execution.id)));
-			return newest && FINISHED(newest.status) ? newest : undefined;
-		}, 90_000, `the run of workflow ${workflowId} from the editor`);
-		assert.equal(summary.status, 'success', await this.errorOf(summary.id));
-		const { data } = await rest.getExecution(summary.id);
-		return { id: summary.id, runData: (typeof data === 'string' ? parseFlatted(data) : data).resultData.runData };
-	}
-
-	async errorOf(executionId) {
-		const { data } = await this.rest.getExecution(executionId);
-		return JSON.stringify((typeof data === 'string' ? parseFlatted(data) : data)?.resultData?.error ?? {}).slice(0, 1500);
+		const [run] = await newExecutions(rest, workflowId, { known, timeoutMs: 90_000 });
+		assert.equal(run.status, 'success', errorOf(run));
+		return run;
 	}
 
 	/** A workflow's nodes and connections as n8n stores them (what an update or removal must keep). */
@@ -465,7 +441,7 @@ class Scenario {
 
 	/** Finished executions of a workflow that started after `since` (ms). */
 	async runsSince(workflowId, since) {
-		return (await this.rest.listAllExecutions(workflowId)).filter((execution) => FINISHED(execution.status) && Date.parse(execution.startedAt ?? execution.createdAt) > since);
+		return (await this.rest.listAllExecutions(workflowId)).filter((execution) => hasFinished(execution) && Date.parse(execution.startedAt ?? execution.createdAt) > since);
 	}
 
 	async eventsOf(calendar) {
@@ -697,7 +673,7 @@ class Scenario {
 		assert.deepEqual(await this.storedAll(), before, 'nothing of the workflows lost');
 		// The published sync runs green again, and still makes nothing twice.
 		const again = await waitFor(async () => (await this.runsSince(this.workflows.sync.id, reinstalled))[0], 60_000, 'a sync run after the reinstall');
-		assert.equal(again.status, 'success', await this.errorOf(again.id));
+		assert.equal(again.status, 'success', errorOf(await readExecution(this.rest, again.id)));
 		const creates = await this.createsByTitle();
 		assert.ok(SYNC_ITEMS.every(({ title }) => creates.get(title) === 1), 'one create per key after the reinstall');
 		await this.runSaved();

@@ -28,31 +28,28 @@ const DAY_MS = 24 * 3600 * 1000;
 describe('the mirror example of npm start in n8n 2.41.1', () => {
 	let examples;
 	let rest;
-	let sandboxUrl;
 	let workflowId;
 
 	before(async () => {
 		examples = await startExamples('mirror-example');
 		({ rest } = examples);
-		sandboxUrl = examples.sandbox.url;
 		workflowId = examples.workflowId(MIRROR_EXAMPLE);
 	});
 
 	after(async () => await examples?.dispose());
 
-	const requests = async () => (await (await fetch(`${sandboxUrl}/_sandbox/requests`)).json()).requests;
+	const requests = async () => await examples.sandbox.requests();
 	/** A calendar's events (series as their occurrences) over a window wider than the example's range. */
 	const eventsOf = async (calendar) => {
-		const query = new URLSearchParams({
+		const qs = {
 			accountId: calendar.accountId,
 			calendarIds: calendar.calendarId,
 			start: new Date(Date.now() - 3 * DAY_MS).toISOString(),
 			end: new Date(Date.now() + 20 * DAY_MS).toISOString(),
-		});
-		const response = await fetch(`${sandboxUrl}/v3/events/list?${query}`, { headers: { authorization: 'ApiKey sandbox-alice-key' } });
-		const text = await response.text();
-		assert.ok(response.ok, `events of ${calendar.calendarId}: ${response.status} ${text}`);
-		return JSON.parse(text).data.events;
+		};
+		const { status, body } = await examples.sandbox.api('GET', '/v3/events/list', { qs });
+		assert.equal(status, 200, `events of ${calendar.calendarId}: ${status} ${JSON.stringify(body)}`);
+		return body.data.events;
 	};
 	const copyMarker = (event) => COPY_MARKER.exec(String(event.description ?? ''));
 	const isBusy = (event) =>
@@ -97,8 +94,8 @@ describe('the mirror example of npm start in n8n 2.41.1', () => {
 		// and one given an alert of its own in the calendar: the next run takes them off, one update each.
 		const reminding = DIRECTIONS.map(({ node, target }, index) => ({ node, id: String(first[node][0].copyId), target, change: index === 0 ? { useDefaultAlerts: true } : { alerts: { own: { trigger: { offset: '-PT5M' } } } } }));
 		for (const { id, target, change } of reminding) {
-			const answer = await fetch(`${sandboxUrl}/v3/events/update`, { method: 'POST', headers: { authorization: 'ApiKey sandbox-alice-key', 'content-type': 'application/json' }, body: JSON.stringify({ id, ...target, ...change }) });
-			assert.equal(answer.status, 200, await answer.text());
+			const answer = await examples.sandbox.api('POST', '/v3/events/update', { body: { id, ...target, ...change } });
+			assert.equal(answer.status, 200, JSON.stringify(answer.body));
 		}
 
 		for (const round of [2, 3]) {

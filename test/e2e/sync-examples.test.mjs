@@ -29,27 +29,20 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 	let examples;
 	let stateDir;
 	let rest;
-	let sandboxUrl;
 
 	before(async () => {
 		examples = await startExamples('sync-examples');
 		({ stateDir, rest } = examples);
-		sandboxUrl = examples.sandbox.url;
 	});
 
 	after(async () => await examples?.dispose());
 
 	const api = async (method, path, body) => {
-		const response = await fetch(`${sandboxUrl}${path}`, {
-			method,
-			headers: { authorization: 'ApiKey sandbox-alice-key', 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		assert.ok(response.ok, `${method} ${path}: ${response.status} ${text}`);
-		return text ? JSON.parse(text) : undefined;
+		const answer = await examples.sandbox.api(method, path, { body });
+		assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+		return answer.body;
 	};
-	const requests = async () => (await (await fetch(`${sandboxUrl}/_sandbox/requests`)).json()).requests;
+	const requests = async () => await examples.sandbox.requests();
 	/** The open tasks a source's sync made, by key (the key is the second part of the marker line). */
 	const openTasksOf = async (source) => {
 		const { data } = await api('GET', '/v3/tasks/list?limit=100');
@@ -158,7 +151,7 @@ describe('the sync examples of npm start in n8n 2.41.1', () => {
 			post: async (rows) => await waitFor(async () => (await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) })).status === 200, 60_000, 'the sync webhook'),
 			rest,
 			workflowId: id,
-			sandbox: sandboxUrl,
+			sandbox: examples.sandbox.url,
 		});
 		await rest.deactivateWorkflow(id);
 	});

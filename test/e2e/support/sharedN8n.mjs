@@ -28,8 +28,8 @@ function filesEnv(filesRoot) {
 }
 
 /**
- * Starts the shared n8n (for the test runner). Resolves to { harness, describe }, where
- * `describe` is what CTS_E2E_SHARED_N8N carries to the test files.
+ * Starts the shared n8n (for the test runner). Resolves to { env, dispose }: `env` carries it to
+ * the test files (CTS_E2E_SHARED_N8N).
  */
 export async function startSharedN8n() {
 	const filesRoot = mkdtempSync(join(tmpdir(), 'cts-e2e-shared-files-'));
@@ -37,24 +37,24 @@ export async function startSharedN8n() {
 	// Several files wait for it: it may take longer on a busy machine than one file's n8n.
 	await harness.start({ timeoutMs: 600_000 });
 	await harness.rest.ensureOwner(OWNER);
-	const describe = JSON.stringify({ url: harness.server.url, port: harness.port, prefix: harness.prefix, filesRoot });
+	const describe = JSON.stringify({ url: harness.server.url, prefix: harness.prefix, filesRoot });
 	const dispose = async () => {
 		await harness.dispose();
 		rmSync(filesRoot, { recursive: true, force: true });
 	};
-	return { harness, describe, env: { [SHARED_ENV]: describe }, dispose };
+	return { env: { [SHARED_ENV]: describe }, dispose };
 }
 
 /**
  * The n8n of one test file, `name` naming its user: { rest (logged in as the file's user), url,
- * port, prefix (node types), user ({ email, password }), filesFolder(), output(), dispose() }.
+ * prefix (node types), user ({ email, password }), filesFolder(), dispose() }.
  */
 export async function n8nForFile(name) {
 	const shared = process.env[SHARED_ENV];
 	return shared ? await userOnSharedN8n(JSON.parse(shared), name) : await ownN8n();
 }
 
-async function userOnSharedN8n({ url, port, prefix, filesRoot }, name) {
+async function userOnSharedN8n({ url, prefix, filesRoot }, name) {
 	const owner = new N8nRestClient(url);
 	await owner.login(OWNER.email, OWNER.password);
 	const user = { email: `${name}-${randomUUID().slice(0, 8)}@cts-e2e.example`, password: 'E2e-User-Passw0rd', firstName: 'E2E', lastName: name };
@@ -67,7 +67,6 @@ async function userOnSharedN8n({ url, port, prefix, filesRoot }, name) {
 	return {
 		rest,
 		url,
-		port,
 		prefix,
 		user,
 		filesFolder: () => {
@@ -75,7 +74,6 @@ async function userOnSharedN8n({ url, port, prefix, filesRoot }, name) {
 			folders.push(folder);
 			return folder;
 		},
-		output: () => '(the shared n8n: its output is in the test runner\'s log)',
 		// What the file published stops polling the others' time away.
 		dispose: async () => {
 			for (const workflow of (await rest.listWorkflows().catch(() => [])) ?? []) {
@@ -94,7 +92,6 @@ async function ownN8n() {
 	return {
 		rest: harness.rest,
 		url: harness.server.url,
-		port: harness.port,
 		prefix: harness.prefix,
 		user: OWNER,
 		filesFolder: () => {
@@ -102,7 +99,6 @@ async function ownN8n() {
 			mkdirSync(folder);
 			return folder;
 		},
-		output: () => harness.server.output(),
 		dispose: async () => {
 			await harness.dispose();
 			rmSync(filesRoot, { recursive: true, force: true });

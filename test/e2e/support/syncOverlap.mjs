@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 
 import { CREDENTIALS } from './workflows.mjs';
 import { executionIds, newExecutions } from './executions.mjs';
+import { sleep } from './waiting.mjs';
 
 export const OVERLAP_SOURCE = 'overlap-src';
 const ROWS = 250;
@@ -75,7 +76,7 @@ export async function runOverlapScenario({ post, rest, workflowId, sandbox, log 
 	let overlapping;
 	try {
 		await post(rows);
-		await new Promise((resolve) => setTimeout(resolve, 25_000));
+		await sleep(25_000);
 		await post(rows);
 		overlapping = await finished(2);
 	} finally {
