@@ -460,11 +460,12 @@ export async function startN8n(info, env, { timeoutMs = 180_000, onOutput, onSpa
 
 /**
  * Starts `n8n worker` (queue mode: it takes executions from the Redis queue) and resolves once
- * it reports itself ready. Its log level must be info or lower for that report. `onSpawn` as
- * for {@link startN8n}.
+ * it reports itself ready. Its log level must be info or lower for that report. `concurrency`:
+ * how many executions it runs at once (n8n's default when not given). `onSpawn` as for {@link startN8n}.
  */
-export async function startN8nWorker(info, env, { timeoutMs = 180_000, onOutput, onSpawn, detached = false } = {}) {
-	const handle = spawnN8n(info, env, ['worker'], { onOutput, detached });
+export async function startN8nWorker(info, env, { concurrency, timeoutMs = 180_000, onOutput, onSpawn, detached = false } = {}) {
+	const args = concurrency === undefined ? ['worker'] : ['worker', `--concurrency=${concurrency}`];
+	const handle = spawnN8n(info, env, args, { onOutput, detached });
 	onSpawn?.(handle);
 	await waitUntilReady(handle, async () => handle.output().includes('n8n worker is now ready'), 'n8n worker', timeoutMs);
 	return handle;

@@ -187,14 +187,15 @@ export class QueueStack {
 	 * @param {string} options.stateDir        user folders, database, logs
 	 * @param {string} [options.tarball]       the `npm pack` tarball, installed into every user folder
 	 * @param {number} [options.workers]       how many workers (2)
+	 * @param {number} [options.workerConcurrency] how many executions each worker runs at once (n8n's default, 10)
 	 * @param {number} [options.mainPort]      the editor's port (a free one)
 	 * @param {object} [options.env]           more variables for every n8n process
 	 * @param {boolean} [options.fastDatabase] PostgreSQL without fsync (tests)
 	 * @param {boolean} [options.detached]     every process in its own process group (a terminal's Ctrl-C reaches only the caller)
 	 * @param {(name: string, text: string) => void} [options.onOutput]  every n8n process's output
 	 */
-	constructor({ info, stateDir, tarball, workers = 2, mainPort, env = {}, fastDatabase = false, detached = false, onOutput }) {
-		Object.assign(this, { info, stateDir, tarball, workerCount: workers, mainPort, extraEnv: env, fastDatabase, detached, onOutput });
+	constructor({ info, stateDir, tarball, workers = 2, workerConcurrency, mainPort, env = {}, fastDatabase = false, detached = false, onOutput }) {
+		Object.assign(this, { info, stateDir, tarball, workerCount: workers, workerConcurrency, mainPort, extraEnv: env, fastDatabase, detached, onOutput });
 		this.workers = [];
 		this.logDir = join(stateDir, 'logs');
 	}
@@ -280,7 +281,13 @@ export class QueueStack {
 		// Workers log at info level: their readiness and each execution they start.
 		const env = await this.processEnv(name, { port: await freePort(), env: { N8N_LOG_LEVEL: 'info' } });
 		const onSpawn = (handle) => (this.workers[index] = handle);
-		this.workers[index] = await startN8nWorker(this.info, env, { onOutput: this.outputTo(name), onSpawn, timeoutMs: 240_000, detached: this.detached });
+		this.workers[index] = await startN8nWorker(this.info, env, {
+			concurrency: this.workerConcurrency,
+			onOutput: this.outputTo(name),
+			onSpawn,
+			timeoutMs: 240_000,
+			detached: this.detached,
+		});
 		return this.workers[index];
 	}
 

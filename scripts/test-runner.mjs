@@ -46,7 +46,10 @@ const CHECKS = [
 ];
 const BUILD = { name: 'build', ...npmRun('build'), minutes: 0.5, needs: [] };
 const BUILD_SANDBOX = { name: 'build:sandbox', ...npmRun('build:sandbox'), minutes: 0.5, needs: [] };
-const RUNTIMES = { name: 'n8n installs', command: process.execPath, args: [join(projectRoot, 'scripts', 'n8n-runtime.mjs'), 'install', '1', '2'], minutes: 0, weight: 0, needs: [] };
+/** The install of an n8n line, as a job; 2.x first and 1.x after it: most files need only 2.x and start once it is there. */
+const installOf = (line) => `n8n ${line}.x install`;
+const install = (line, needs) => ({ name: installOf(line), command: process.execPath, args: [join(projectRoot, 'scripts', 'n8n-runtime.mjs'), 'install', line], minutes: 0, weight: 0, needs });
+const RUNTIMES = [install('2', []), install('1', [installOf('2')])];
 
 /** The end-to-end files, as jobs: each in its own `node --test`, after the builds and the n8n installs. */
 function e2eJobs(files) {
@@ -60,7 +63,8 @@ function e2eJobs(files) {
 			// Unknown: first.
 			minutes: plan?.minutes ?? 60,
 			weight: plan?.weight ?? 1,
-			needs: ['build', 'build:sandbox', 'n8n installs', ...(plan?.n8n === 'shared' ? ['shared n8n'] : [])],
+			// Unknown: both lines.
+			needs: ['build', 'build:sandbox', ...(plan?.lines ?? (plan ? ['2'] : ['2', '1'])).map(installOf), ...(plan?.n8n === 'shared' ? ['shared n8n'] : [])],
 			e2e: true,
 		};
 	});
@@ -237,6 +241,11 @@ async function runJobs(jobs, services, slots) {
 
 /** The table that closes a run: every job with its time and tests, the slowest first. */
 function printSummary({ results, ms }) {
+	// Each failure once more at the end, where a shortened log (CI's tail) still shows it.
+	for (const result of results.filter((result) => !result.passed)) {
+		console.log(`\n──── why ${result.name} failed ────`);
+		console.log(failureExcerpt(result.output));
+	}
 	const rows = results.filter((result) => !result.service || !result.passed).sort((a, b) => b.ms - a.ms);
 	console.log('\n──── times ────');
 	const width = Math.max(...rows.map((row) => row.name.length));
@@ -254,11 +263,19 @@ function printSummary({ results, ms }) {
 	return failedJobs.length === 0;
 }
 
+/** node:test's "failing tests" block when there is one, else the output's last lines; 60 lines at most. */
+function failureExcerpt(output) {
+	const lines = output.trimEnd().split('\n');
+	const block = lines.findLastIndex((line) => line.includes('✖ failing tests:'));
+	const excerpt = block === -1 ? lines.slice(-40) : lines.slice(block + 1).filter((line) => !/^ℹ /.test(line));
+	return excerpt.slice(0, 60).join('\n');
+}
+
 /** The shared n8n, as a service of the runner (see test/e2e/support/sharedN8n.mjs). */
 const SHARED_N8N = {
 	name: 'shared n8n',
 	minutes: 30,
-	needs: ['build', 'n8n installs'],
+	needs: ['build', installOf('2')],
 	start: async () => {
 		const { startSharedN8n } = await import('../test/e2e/support/sharedN8n.mjs');
 		const shared = await startSharedN8n();
@@ -317,9 +334,9 @@ export function affectedE2eFiles(paths) {
 async function main([mode = 'all', ...rest]) {
 	const slots = Number(process.env.CTS_TEST_SLOTS ?? 4);
 	let jobs;
-	if (mode === 'all') jobs = [BUILD, BUILD_SANDBOX, RUNTIMES, ...CHECKS, ...e2eJobs(allE2eFiles())];
+	if (mode === 'all') jobs = [BUILD, BUILD_SANDBOX, ...RUNTIMES, ...CHECKS, ...e2eJobs(allE2eFiles())];
 	// The end-to-end files test the package as built (npm run build).
-	else if (mode === 'e2e') jobs = [BUILD_SANDBOX, RUNTIMES, ...e2eJobs(rest.length > 0 ? rest.map((file) => join(process.cwd(), file)) : allE2eFiles())];
+	else if (mode === 'e2e') jobs = [BUILD_SANDBOX, ...RUNTIMES, ...e2eJobs(rest.length > 0 ? rest.map((file) => join(process.cwd(), file)) : allE2eFiles())];
 	else if (mode === 'quick') jobs = [BUILD, ...CHECKS.filter((job) => ['lint', 'typecheck', 'jest'].includes(job.name))];
 	else {
 		console.error('usage: node scripts/test-runner.mjs all | e2e [files…] | quick');

@@ -138,7 +138,12 @@ class Scenario {
 		const step = async (name, run) => {
 			let passed = false;
 			await t.test(name, async () => {
-				await run();
+				try {
+					await run();
+				} catch (error) {
+					error.message += `\n${await this.pageState()}`;
+					throw error;
+				}
 				passed = true;
 			});
 			// A later step builds on this one.
@@ -155,6 +160,17 @@ class Scenario {
 		await step('a workflow saved with CTS Task version 1 stays on it and acts as before; CTS Task added now is version 2', async () => await this.checkNodeVersions());
 		await step('uninstalls: n8n stays healthy, the workflows show n8n\'s "not installed" state; reinstalled from there, they are as they were and run again', async () => await this.uninstallAndReinstall());
 		this.log('done');
+	}
+
+	/** Where the browser is and what it shows (an open dialog first): said with a failed step. */
+	async pageState() {
+		try {
+			const dialog = this.page.locator('.el-dialog:visible, [role="dialog"]:visible').last();
+			const text = (await dialog.count()) > 0 ? await dialog.innerText() : await this.page.locator('body').innerText();
+			return `the page at ${this.page.url()} showed: ${text.replace(/\s+/g, ' ').slice(0, 1500)}`;
+		} catch (error) {
+			return `the page could not be read: ${error.message}`;
+		}
 	}
 
 	communityNodesPage = async () => {

@@ -315,18 +315,24 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 	};
 
 	/**
-	 * Clicks `opener` until `item` shows (waiting 10 s after each click, six clicks at most): the form of
-	 * a new node can render again a moment after it opens, which closes a list opened before, and a
-	 * busy machine takes its time to fill a list. Answers how many clicks it took.
+	 * Clicks `opener` until `item` shows (waiting 10 s each time, six times at most): the form of a new
+	 * node can render again a moment after it opens, which closes a list opened before, and a busy
+	 * machine takes its time to fill a list. A list left open 10 s without the item is closed and opened
+	 * afresh (a click alone would only close it). Answers how many clicks it took; a failure says what
+	 * the open list showed.
 	 */
 	const openUntilShown = async (tab, opener, item) => {
+		const openList = tab.locator('.el-select-dropdown:visible');
 		for (let clicks = 1; ; clicks++) {
-			if (!(await item.isVisible())) await opener.click();
+			if (!(await item.isVisible())) {
+				if ((await openList.count()) > 0) await tab.keyboard.press('Escape');
+				await opener.click();
+			}
 			try {
 				await item.waitFor({ timeout: 10_000 });
 				return clicks;
 			} catch (error) {
-				if (clicks >= 6) throw error;
+				if (clicks >= 6) throw new Error(`${error.message}\nthe open list showed: ${JSON.stringify(await openList.allInnerTexts())}`);
 			}
 		}
 	};
