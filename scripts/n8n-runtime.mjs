@@ -244,7 +244,7 @@ async function install(info, log) {
 
 	// 3. The one native module n8n needs to start: sqlite3. It is an N-API module: a build made
 	// with an older Node.js (n8n 1.x's Node 20) also runs on a newer one, so it is reused when it
-	// loads and works here; otherwise it is built.
+	// loads and works here; otherwise it is built, with an older Node.js when one is at hand.
 	const sqlite = join(info.dir, 'node_modules', 'sqlite3');
 	if (reuseSqliteBuild(info, sqlite, log)) {
 		writeFileSync(info.markerFile, `${JSON.stringify(markerContent(info), null, 2)}\n`);
@@ -252,21 +252,46 @@ async function install(info, log) {
 		return;
 	}
 	const gypArgs = nodeGyp ? [nodeGyp] : [npmCli, 'exec', '--yes', '--', 'node-gyp'];
-	await runStep({
-		title: 'sqlite3 native build',
-		command: info.nodeBin,
-		args: [...gypArgs, 'rebuild', `--nodedir=${info.nodeDir}`, '--jobs=max'],
-		cwd: sqlite,
-		env: { ...toolEnv(nodeBinDir), npm_config_nodedir: info.nodeDir },
-		logFile,
-		log,
-	});
+	const build = async ({ nodeBin, nodeDir }) =>
+		await runStep({
+			title: 'sqlite3 native build',
+			command: nodeBin,
+			args: [...gypArgs, 'rebuild', `--nodedir=${nodeDir}`, '--jobs=max'],
+			cwd: sqlite,
+			env: { ...toolEnv(dirname(nodeBin)), npm_config_nodedir: nodeDir },
+			logFile,
+			log,
+		});
+	const older = olderNodeHere(info);
+	await build(older ?? info);
+	if (older && !sqliteLoads(info, sqlite)) {
+		log('  sqlite3 native build: the older Node.js build does not load, building with the line\'s own');
+		await build(info);
+	}
 
 	writeFileSync(info.markerFile, `${JSON.stringify(markerContent(info), null, 2)}\n`);
 	log(`n8n ${info.n8nVersion} installed in ${formatSeconds(Date.now() - started)}`);
 }
 
 const SQLITE_BINARY = join('build', 'Release', 'node_sqlite3.node');
+
+/**
+ * The Node.js running this script, when it is older than the line's own and has its headers: sqlite3
+ * is an N-API module, so a build made with it also loads in the line's newer Node.js, and a line
+ * installed later on the older Node.js reuses it instead of building again.
+ */
+function olderNodeHere(info) {
+	const major = (version) => Number(version.split('.')[0]);
+	const nodeDir = dirname(dirname(process.execPath));
+	if (major(process.versions.node) >= major(info.nodeVersion) || !existsSync(join(nodeDir, 'include', 'node', 'node.h'))) return undefined;
+	return { nodeBin: process.execPath, nodeDir };
+}
+
+/** Whether the line's Node.js loads the sqlite3 build in `sqlite` and runs a query with it. */
+function sqliteLoads(info, sqlite) {
+	const probe = `new (require(${JSON.stringify(sqlite)}).Database)(':memory:').get('select 1 as one', (e, r) => process.exit(!e && r.one === 1 ? 0 : 1))`;
+	return spawnSync(info.nodeBin, ['-e', probe], { encoding: 'utf8', timeout: 30_000 }).status === 0;
+}
 
 /** Copies sqlite3's native build from another installed line with the same sqlite3 version. */
 function reuseSqliteBuild(info, sqlite, log) {
@@ -283,9 +308,7 @@ function reuseSqliteBuild(info, sqlite, log) {
 		if (!existsSync(join(otherSqlite, SQLITE_BINARY))) continue;
 		mkdirSync(join(sqlite, 'build', 'Release'), { recursive: true });
 		copyFileSync(join(otherSqlite, SQLITE_BINARY), join(sqlite, SQLITE_BINARY));
-		const probe = `new (require(${JSON.stringify(sqlite)}).Database)(':memory:').get('select 1 as one', (e, r) => process.exit(!e && r.one === 1 ? 0 : 1))`;
-		const check = spawnSync(info.nodeBin, ['-e', probe], { encoding: 'utf8', timeout: 30_000 });
-		if (check.status === 0) {
+		if (sqliteLoads(info, sqlite)) {
 			log(`  sqlite3 native build: reused from n8n ${other.n8nVersion} (N-API)`);
 			return true;
 		}

@@ -20,22 +20,22 @@ const TRIGGERS = ['nodes/CtsTaskTrigger/', 'nodes/CtsEventTrigger/', 'nodes/shar
 const OPERATIONS = ['nodes/CtsTask/', 'nodes/CtsEvent/', 'nodes/shared/', 'credentials/'];
 
 export const E2E_PLAN = {
-	'queue-restarts.test.mjs': { minutes: 13, covers: [...TRIGGERS, 'scripts/queue-stack.mjs', 'scripts/setup-queue.sh'] },
-	'queue-mode.test.mjs': { minutes: 9, covers: [...OPERATIONS, 'scripts/queue-stack.mjs', 'scripts/setup-queue.sh'] },
-	'community-nodes.test.mjs': { minutes: 8, lines: ['2', '1'], covers: ['package.json', 'scripts/local-registry.mjs', 'test/release/', 'nodes/', 'credentials/', 'icons/'] },
-	'triggerBacklog.test.mjs': { minutes: 8, weight: 0.5, n8n: 'shared', covers: [...TRIGGERS, 'nodes/shared/pacing/'] },
-	'budget.test.mjs': { minutes: 6, lines: ['2', '1'], covers: ['nodes/shared/pacing/', 'nodes/shared/transport/'] },
-	'n8n2-server.test.mjs': { minutes: 5, weight: 0.5, n8n: 'shared', covers: [...TRIGGERS, 'credentials/', 'nodes/shared/credentials/'] },
-	'restart.test.mjs': { minutes: 4, covers: TRIGGERS },
-	'editor.test.mjs': { minutes: 8, n8n: 'shared', covers: [...OPERATIONS, 'scripts/examples.mjs', 'icons/'] },
-	'sync-examples.test.mjs': { minutes: 4, weight: 0.5, n8n: 'shared', covers: ['nodes/CtsTask/resources/task/sync.ts', 'nodes/CtsTask/resources/task/upsert.ts', 'nodes/CtsTask/resources/task/syncFields.ts', 'nodes/CtsTask/shared/', 'nodes/shared/copies/', 'nodes/shared/tasks/', 'nodes/CtsTaskTrigger/', 'scripts/examples.mjs', 'scripts/example-files/'] },
+	'queue-restarts.test.mjs': { minutes: 14.5, covers: [...TRIGGERS, 'scripts/queue-stack.mjs', 'scripts/setup-queue.sh'] },
+	'queue-mode.test.mjs': { minutes: 6.5, covers: [...OPERATIONS, 'scripts/queue-stack.mjs', 'scripts/setup-queue.sh'] },
+	'community-nodes.test.mjs': { minutes: 7.5, lines: ['2', '1'], covers: ['package.json', 'scripts/local-registry.mjs', 'test/release/', 'nodes/', 'credentials/', 'icons/'] },
+	'triggerBacklog.test.mjs': { minutes: 2.5, weight: 0.5, n8n: 'shared', covers: [...TRIGGERS, 'nodes/shared/pacing/'] },
+	'budget.test.mjs': { minutes: 4.5, lines: ['2', '1'], covers: ['nodes/shared/pacing/', 'nodes/shared/transport/'] },
+	'n8n2-server.test.mjs': { minutes: 1.5, weight: 0.5, n8n: 'shared', covers: [...TRIGGERS, 'credentials/', 'nodes/shared/credentials/'] },
+	'restart.test.mjs': { minutes: 2.5, covers: TRIGGERS },
+	'editor.test.mjs': { minutes: 12, n8n: 'shared', covers: [...OPERATIONS, 'scripts/examples.mjs', 'icons/'] },
+	'sync-examples.test.mjs': { minutes: 3, weight: 0.5, n8n: 'shared', covers: ['nodes/CtsTask/resources/task/sync.ts', 'nodes/CtsTask/resources/task/upsert.ts', 'nodes/CtsTask/resources/task/syncFields.ts', 'nodes/CtsTask/shared/', 'nodes/shared/copies/', 'nodes/shared/tasks/', 'nodes/CtsTaskTrigger/', 'scripts/examples.mjs', 'scripts/example-files/'] },
 	'start.test.mjs': { minutes: 3, covers: ['scripts/start.mjs', 'scripts/local-instance.mjs', 'scripts/examples.mjs', 'scripts/example-files/', 'scripts/time-zone.mjs', 'scripts/community-package.mjs', 'test/sandbox/starter.ts'] },
-	'n8n2-cli.test.mjs': { minutes: 3, covers: OPERATIONS },
-	'n8n1-cli.test.mjs': { minutes: 3, lines: ['1'], covers: OPERATIONS },
-	'community-package.test.mjs': { minutes: 3, covers: [...OPERATIONS, 'scripts/community-package.mjs', 'package.json'] },
-	'mcp.test.mjs': { minutes: 2, weight: 0.5, n8n: 'shared', covers: [...OPERATIONS, 'scripts/examples.mjs'] },
-	'mirror-example.test.mjs': { minutes: 1.5, weight: 0.5, n8n: 'shared', covers: ['nodes/CtsEvent/resources/calendar/', 'nodes/shared/calendar/', 'nodes/shared/copies/', 'scripts/examples.mjs'] },
-	'start-queue.test.mjs': { minutes: 1, covers: ['scripts/start-queue.mjs', 'scripts/queue-stack.mjs', 'scripts/local-instance.mjs', 'scripts/setup-queue.sh', 'scripts/examples.mjs'] },
+	'n8n2-cli.test.mjs': { minutes: 3.5, covers: OPERATIONS },
+	'n8n1-cli.test.mjs': { minutes: 2.5, lines: ['1'], covers: OPERATIONS },
+	'community-package.test.mjs': { minutes: 4, covers: [...OPERATIONS, 'scripts/community-package.mjs', 'package.json'] },
+	'mcp.test.mjs': { minutes: 1, weight: 0.5, n8n: 'shared', covers: [...OPERATIONS, 'scripts/examples.mjs'] },
+	'mirror-example.test.mjs': { minutes: 0.5, weight: 0.5, n8n: 'shared', covers: ['nodes/CtsEvent/resources/calendar/', 'nodes/shared/calendar/', 'nodes/shared/copies/', 'scripts/examples.mjs'] },
+	'start-queue.test.mjs': { minutes: 2.5, covers: ['scripts/start-queue.mjs', 'scripts/queue-stack.mjs', 'scripts/local-instance.mjs', 'scripts/setup-queue.sh', 'scripts/examples.mjs'] },
 };
 
 /** Changes to these reach every end-to-end file. */
