@@ -745,41 +745,43 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await sandbox.control('limits', { points: 10, user: 'bob' });
 		assert.equal((await sandbox.api('GET', '/v3/tasks/list', { key: 'sandbox-bob-key' })).status, 200);
 		const bob = await n8n.rest.createCredential({ name: 'CTS API (bob)', type: 'ctsApi', data: { apiKey: 'sandbox-bob-key', baseUrl: sandbox.url } });
-		const pickers = await n8n.rest.createWorkflow({
-			name: 'Pickers with the budget used up',
-			nodes: [
-				{ id: randomUUID(), name: 'Find Free Time', type: `${PACKAGE_NAME}.ctsEvent`, typeVersion: 1, position: [0, 0], parameters: { resource: 'calendar', operation: 'findFreeTime' }, credentials: { ctsApi: { id: bob.id, name: bob.name } } },
-				{ id: randomUUID(), name: 'Get Task', type: `${PACKAGE_NAME}.ctsTask`, typeVersion: 1, position: [300, 0], parameters: { resource: 'task', operation: 'get' }, credentials: { ctsApi: { id: bob.id, name: bob.name } } },
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-			active: false,
-		});
-		/** The pickers' workflow in a tab of its own, with one node's panel open. */
-		const openNode = async (name) => {
-			const tab = await page.context().newPage();
-			await tab.goto(`${n8n.url}/workflow/${pickers.id}`);
-			await tab.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
-			return tab;
-		};
-		const reason = /The point budget is used up \(\d+ of 10 points left\): this list loads again in/;
-		let tab = await openNode('Find Free Time');
-		await tab.click('[data-test-id="parameter-input-calendars"]');
-		// A dropdown: the reason is its one option, greyed.
-		const offered = tab.locator('.el-select-dropdown__item:visible').filter({ hasText: reason }).first();
-		await offered.waitFor();
-		assert.match(await offered.getAttribute('class'), /is-disabled/);
-		assert.equal(await tab.getByText('Error fetching options').count(), 0, 'no "Error fetching options"');
-		await tab.close();
-		// From List: the list's error view shows the reason, and what to do meanwhile.
-		tab = await openNode('Get Task');
-		await tab.locator('[data-test-id="resource-locator-taskId"] [data-test-id="rlc-input"]').click();
-		const failed = tab.locator('[data-test-id="rlc-error-container"]');
-		await failed.getByText(reason).first().waitFor();
-		await failed.getByText('Meanwhile choose "By ID" and enter the ID.').first().waitFor();
-		await tab.close();
-		// A node added later would be given the newest credential of its type: Bob's, its budget used up.
-		await n8n.rest.deleteCredential(bob.id);
+		try {
+			const pickers = await n8n.rest.createWorkflow({
+				name: 'Pickers with the budget used up',
+				nodes: [
+					{ id: randomUUID(), name: 'Find Free Time', type: `${PACKAGE_NAME}.ctsEvent`, typeVersion: 1, position: [0, 0], parameters: { resource: 'calendar', operation: 'findFreeTime' }, credentials: { ctsApi: { id: bob.id, name: bob.name } } },
+					{ id: randomUUID(), name: 'Get Task', type: `${PACKAGE_NAME}.ctsTask`, typeVersion: 1, position: [300, 0], parameters: { resource: 'task', operation: 'get' }, credentials: { ctsApi: { id: bob.id, name: bob.name } } },
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+				active: false,
+			});
+			/** The pickers' workflow in a tab of its own, with one node's panel open. */
+			const openNode = async (name) => {
+				const tab = await page.context().newPage();
+				await tab.goto(`${n8n.url}/workflow/${pickers.id}`);
+				await tab.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
+				return tab;
+			};
+			const reason = /The point budget is used up \(\d+ of 10 points left\): this list loads again in/;
+			let tab = await openNode('Find Free Time');
+			// A dropdown: the reason is its one option, greyed.
+			const offered = tab.locator('.el-select-dropdown__item:visible').filter({ hasText: reason }).first();
+			await openUntilShown(tab, tab.locator('[data-test-id="parameter-input-calendars"]'), offered);
+			assert.match(await offered.getAttribute('class'), /is-disabled/);
+			assert.equal(await tab.getByText('Error fetching options').count(), 0, 'no "Error fetching options"');
+			await tab.close();
+			// From List: the list's error view shows the reason, and what to do meanwhile.
+			tab = await openNode('Get Task');
+			await tab.locator('[data-test-id="resource-locator-taskId"] [data-test-id="rlc-input"]').click();
+			const failed = tab.locator('[data-test-id="rlc-error-container"]');
+			await failed.getByText(reason).first().waitFor();
+			await failed.getByText('Meanwhile choose "By ID" and enter the ID.').first().waitFor();
+			await tab.close();
+		} finally {
+			// A node added later would be given the newest credential of its type: Bob's, its budget used up.
+			await n8n.rest.deleteCredential(bob.id);
+		}
 	});
 
 	it('a freshly added Find Free Time: no "Error fetching options", "Empty: all readable calendars", and its defaults find slots', async () => {

@@ -20,8 +20,7 @@ const TRIGGERS = ['nodes/CtsTaskTrigger/', 'nodes/CtsEventTrigger/', 'nodes/shar
 const OPERATIONS = ['nodes/CtsTask/', 'nodes/CtsEvent/', 'nodes/shared/', 'credentials/'];
 
 export const E2E_PLAN = {
-	'queue-restarts.test.mjs': { minutes: 14.5, covers: [...TRIGGERS, 'scripts/queue-stack.mjs', 'scripts/setup-queue.sh'] },
-	'queue-mode.test.mjs': { minutes: 6.5, covers: [...OPERATIONS, 'scripts/queue-stack.mjs', 'scripts/setup-queue.sh'] },
+	'queue-mode.test.mjs': { minutes: 20, covers: [...TRIGGERS, ...OPERATIONS, 'scripts/queue-stack.mjs', 'scripts/setup-queue.sh'] },
 	'community-nodes.test.mjs': { minutes: 7.5, lines: ['2', '1'], covers: ['package.json', 'scripts/local-registry.mjs', 'test/release/', 'nodes/', 'credentials/', 'icons/'] },
 	'triggerBacklog.test.mjs': { minutes: 2.5, weight: 0.5, n8n: 'shared', covers: [...TRIGGERS, 'nodes/shared/pacing/'] },
 	'budget.test.mjs': { minutes: 4.5, lines: ['2', '1'], covers: ['nodes/shared/pacing/', 'nodes/shared/transport/'] },

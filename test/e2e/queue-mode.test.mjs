@@ -1,47 +1,125 @@
 /**
  * n8n 2.41.1 in queue mode, the way users who outgrow one process run it: PostgreSQL, Redis, a
  * main instance (editor, webhooks, triggers and pollers) and two `n8n worker` processes, each with
- * the `npm pack` tarball installed as a community package (support/queueMode.mjs). The triggers
- * through restarts of this stack: queue-restarts.test.mjs, beside this file.
+ * the `npm pack` tarball installed as a community package, all started by scripts/queue-stack.mjs.
  *
  * 1. Every Task and Event operation (v3 and v1) runs on a worker, started by a production
  *    webhook, with the same outputs as in single-process n8n (operationTests.mjs).
+ * 2. + 3. Both triggers, published, poll on the main instance only while the main instance is
+ *    killed (SIGKILL) and started again at random moments and a worker is killed too, in three
+ *    runs: with n8n's default static data every change is delivered once except those n8n loses,
+ *    each loss proven (a poll killed between n8n saving its static data and storing its
+ *    execution, or an execution n8n marked crashed); with n8n's durable poller cursors nothing
+ *    is lost in the static-data gap; with the triggers' Redeliver After a Restart nothing is lost
+ *    at all, and changes repeat only in the first execution after a restart.
  * 4. Two bulk jobs of one user at once, one on each worker, against the user's point budget with
  *    a window longer than a minute: every item done, each task created once (the 429s it cost are
  *    printed: each worker paces by its own reading of the same answers).
  * 5. Two runs of a published Sync Tasks workflow that overlap on the two workers (250 rows at 100
  *    points per 20 s, the second started 25 s after the first): 250 open tasks for 250 keys, and a
  *    third run writes nothing (support/syncOverlap.mjs).
- *
- * Each worker runs one execution at a time here, so two executions that overlap run one on each.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
 
-import { PACKAGE_NAME } from '../../scripts/community-package.mjs';
+import { PACKAGE_NAME, packPackage } from '../../scripts/community-package.mjs';
+import { ensureRuntime } from '../../scripts/n8n-runtime.mjs';
+import { N8nRestClient } from '../../scripts/n8n-rest.mjs';
+import { QueueStack } from '../../scripts/queue-stack.mjs';
+import { N8nHarness, OWNER } from './support/n8n.mjs';
 import { operationTests, operationWorkflows } from './support/operationTests.mjs';
+import {
+	assertDeliveries,
+	DEFAULT_STATIC_DATA,
+	describeCounts,
+	DURABLE_CURSORS as DURABLE_CURSORS_ALLOW,
+	EVERY_MINUTE,
+	EVERY_TEN_SECONDS,
+	publishTriggers,
+	REDELIVER_AFTER_RESTART,
+	restartTriggerWorkflows,
+	runRestartScenario,
+	storedStaticData,
+	RESTART_SCALE,
+} from './support/restarts.mjs';
 import { executionIds, newExecutions } from './support/executions.mjs';
-import { startQueueMode } from './support/queueMode.mjs';
+import { startSandbox } from './support/sandbox.mjs';
 import { overlapSyncWorkflow, runOverlapScenario } from './support/syncOverlap.mjs';
 import { waitFor } from './support/waiting.mjs';
-import { CREDENTIALS, withWebhookStart } from './support/workflows.mjs';
+import { CREDENTIALS, credentialsFile, withWebhookStart } from './support/workflows.mjs';
+
+/** The settings n8n 2.41.1 needs for durable poller cursors (scheduler.config.js, durable-poller-chain.js). */
+const DURABLE_CURSORS = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
 
 describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () => {
+	let stateDir;
 	let sandbox;
 	let stack;
 	let rest;
-	let ranOn;
-	let publish;
-	let queue;
+	let cli;
+	let failed = false;
+	/** Execution ID -> the worker whose log says it started it. */
+	const ranOn = new Map();
 
 	before(async () => {
-		// One execution at a time per worker: two jobs that overlap run one on each worker (4 and 5).
-		queue = await startQueueMode({ workerConcurrency: 1 });
-		({ sandbox, stack, rest, ranOn, publish } = queue);
+		stateDir = mkdtempSync(join(tmpdir(), 'cts-queue-'));
+		const { tarball } = packPackage(join(stateDir, 'pack'));
+		sandbox = await startSandbox();
+		const pending = new Map();
+		stack = new QueueStack({
+			info: await ensureRuntime('2'),
+			stateDir,
+			tarball,
+			fastDatabase: true,
+			// One execution at a time per worker: two jobs that overlap run one on each worker (tests 4 and 5).
+			workerConcurrency: 1,
+			onOutput: (name, text) => {
+				if (!name.startsWith('worker-')) return;
+				const lines = `${pending.get(name) ?? ''}${text}`.split('\n');
+				pending.set(name, lines.pop());
+				for (const line of lines) {
+					const started = /Worker started execution (\d+)/.exec(line);
+					if (started) ranOn.set(started[1], name);
+				}
+			},
+		});
+		try {
+			await stack.start();
+		} catch (error) {
+			await stack.stop();
+			throw error;
+		}
+		console.log(`queue stack: ${JSON.stringify(stack.pids())} (logs in ${stack.logDir})`);
+		rest = new N8nRestClient(stack.main.url);
+		await rest.ensureOwner(OWNER);
+		cli = N8nHarness.attach(stack.info, stack.mainEnv);
+		await cli.importCredentials(
+			credentialsFile({ sandboxUrl: sandbox.url, token: await sandbox.token('alice', 24 * 3600), expiredToken: await sandbox.token('alice', -60) }),
+		);
 	});
 
-	after(async () => await queue?.stop());
+	after(async () => {
+		console.log(`queue stack stopping: ${JSON.stringify(stack?.pids() ?? {})}`);
+		await stack?.stop();
+		await sandbox?.close();
+		// Keep the logs of a failed run.
+		if (failed) console.log(`queue stack state and logs kept in ${stateDir}`);
+		else if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+	});
+
+	const publish = async (workflows) => {
+		await cli.importWorkflows(workflows);
+		for (const workflow of workflows) await rest.activateWorkflow(workflow.id);
+	};
 
 	describe('1. every Task and Event operation runs on a worker, with the outputs of single-process n8n', () => {
 		const executions = [];
@@ -77,6 +155,88 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 			console.log(`operation workflows: ${executions.length} executions, by worker: ${JSON.stringify(split)}`);
 		});
 	});
+
+	/**
+	 * Items 2 and 3: the main instance restarted with `mainEnv`, fresh trigger workflows, then the
+	 * restart scenario with one worker killed too.
+	 */
+	const restartRun = async ({ label, idSuffix, mainEnv, schedule, seed, storedStaticDataShowsLosses, allowed, redeliverAfterRestart = false }) => {
+		const runStarted = Date.now();
+		await sandbox.reset();
+		await sandbox.control('limits', { points: null });
+		await stack.main.stop();
+		await stack.startMain(mainEnv);
+		const triggers = restartTriggerWorkflows(PACKAGE_NAME, idSuffix, schedule, { redeliverAfterRestart });
+		await publishTriggers({ cli, rest, sandbox, triggers });
+		const scale = RESTART_SCALE;
+		const result = await runRestartScenario({
+			sandbox,
+			rest: () => rest,
+			triggers,
+			seed,
+			...scale,
+			killMain: async () => await stack.killMain(),
+			startMain: async () => await stack.startMain(mainEnv),
+			killWorker: async () => await stack.killWorker(0),
+			startWorker: async () => await stack.startWorker(0),
+			killedWorker: stack.workerNames()[0],
+			startedBy: (id) => ranOn.get(id),
+			allowed,
+			readStoredStaticData: storedStaticDataShowsLosses ? async () => storedStaticData(await cli.exportWorkflows()) : undefined,
+			log: (line) => console.log(line),
+		});
+		for (const workflow of [triggers.task, triggers.event]) await rest.deactivateWorkflow(workflow.id);
+
+		// Which process ran each trigger execution, and how each ended.
+		const executions = [...result.deliveries.executions];
+		const split = {};
+		const statuses = {};
+		for (const [id, execution] of executions) {
+			const where = ranOn.get(id) ?? 'no process (never started)';
+			split[where] = (split[where] ?? 0) + 1;
+			statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
+		}
+		console.log(
+			`${describeCounts(label, result.counts)}, 1 of a worker; ${executions.length} trigger executions by process ${JSON.stringify(split)}, by status ${JSON.stringify(statuses)}; ` +
+				`${Math.round((Date.now() - runStarted) / 1000)} s`,
+		);
+		await assertDeliveries(result, { sandbox, ...scale });
+		assert.ok(executions.filter(([, execution]) => execution.status === 'success').every(([id]) => ranOn.has(id)), 'every execution that ran was started by a worker');
+	};
+
+	const scenario = (name, run) =>
+		it(name, async () => {
+			try {
+				await restartRun(run);
+			} catch (error) {
+				failed = true;
+				throw error;
+			}
+		});
+
+	scenario(
+		"2./3. restarts with n8n's default static data: every change delivered once, except changes n8n lost in its static-data gap or in crashed executions, each proven; polls only on main",
+		{ label: 'default static data', idSuffix: 'S1', mainEnv: {}, schedule: EVERY_TEN_SECONDS, seed: 20261122, storedStaticDataShowsLosses: true, allowed: DEFAULT_STATIC_DATA },
+	);
+
+	scenario(
+		'2./3. restarts with durable poller cursors: creations, updates and cancellations delivered once, none lost in a static-data gap; polls only on main',
+		{ label: 'durable poller cursors', idSuffix: 'D1', mainEnv: DURABLE_CURSORS, schedule: EVERY_MINUTE, seed: 20261123, storedStaticDataShowsLosses: false, allowed: DURABLE_CURSORS_ALLOW },
+	);
+
+	scenario(
+		"2./3. restarts with n8n's default static data and Redeliver After a Restart: no change lost, repeats only in the first execution after a restart; polls only on main",
+		{
+			label: 'default static data, Redeliver After a Restart',
+			idSuffix: 'R1',
+			mainEnv: {},
+			schedule: EVERY_TEN_SECONDS,
+			seed: 20261122,
+			storedStaticDataShowsLosses: true,
+			allowed: REDELIVER_AFTER_RESTART,
+			redeliverAfterRestart: true,
+		},
+	);
 
 	it('4. two bulk jobs of one user at once, one on each worker, share its budget (30 points per 65 s): 0 failed items, each task created once', async () => {
 		const workflow = bulkCreateWorkflow(PACKAGE_NAME);

@@ -1,6 +1,6 @@
 /**
  * Single-process n8n 2.41.1 on SQLite (the package loaded as a custom extension), the restart test
- * of queue-restarts.test.mjs: both triggers published, randomized task and event changes, and n8n
+ * of queue-mode.test.mjs: both triggers published, randomized task and event changes, and n8n
  * killed (SIGKILL) while a trigger polls and at random moments, then started again. Every change
  * is delivered exactly once, except changes n8n loses with its default static data (a poll killed
  * between saving its static data and storing its execution, or an execution cut off by the kill),

@@ -1,5 +1,5 @@
 /**
- * The restart test of both triggers, shared by queue mode (queue-restarts.test.mjs) and
+ * The restart test of both triggers, shared by queue mode (queue-mode.test.mjs) and
  * single-process n8n (restart.test.mjs). While a task trigger and an event trigger are published,
  * randomized task and event changes are made in the sandbox and n8n's main process is killed
  * (SIGKILL) and started again: every other kill right after the service answered a trigger's list

@@ -6,7 +6,7 @@
  * next poll reads those changes again and must neither repeat nor lose a delivery.
  *
  * End-to-end runs with real kills (SIGKILL) of n8n are in test/e2e/restart.test.mjs and
- * test/e2e/queue-restarts.test.mjs.
+ * test/e2e/queue-mode.test.mjs.
  */
 import type { IDataObject } from 'n8n-workflow';
 
