@@ -80,8 +80,6 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 			stateDir,
 			tarball,
 			fastDatabase: true,
-			// One execution at a time per worker: two jobs that overlap run one on each worker (tests 4 and 5).
-			workerConcurrency: 1,
 			onOutput: (name, text) => {
 				if (!name.startsWith('worker-')) return;
 				const lines = `${pending.get(name) ?? ''}${text}`.split('\n');
@@ -241,7 +239,8 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 	it('4. two bulk jobs of one user at once, one on each worker, share its budget (30 points per 65 s): 0 failed items, each task created once', async () => {
 		const workflow = bulkCreateWorkflow(PACKAGE_NAME);
 		await publish([workflow]);
-		// Each worker runs one execution at a time (workerConcurrency 1): the two jobs posted together go one to each.
+		// Each worker runs one execution at a time: the two jobs posted together go one to each.
+		await oneExecutionPerWorker();
 		const outcome = await runBulkJobs(workflow);
 		const { requested, created, refused, executions, workers, errors, seconds } = outcome;
 		const failedItems = requested.filter((title) => !created.includes(title)).length;
@@ -259,6 +258,7 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 	it('5. two runs of a published sync that overlap, on the two workers, leave one task per key; a third run writes nothing', async () => {
 		// The first run waits for the budget past the second post, and each worker runs one execution at a
 		// time: the second run goes to the other worker.
+		await oneExecutionPerWorker();
 		const workflow = overlapSyncWorkflow(PACKAGE_NAME, 'ctsSyncOverlap');
 		await publish([workflow]);
 		const { overlapping } = await runOverlapScenario({
@@ -277,6 +277,21 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		console.log(`sync overlap: the two runs on ${workers.join(' and ')}`);
 		assert.deepEqual(new Set(workers), new Set(['worker-1', 'worker-2']), 'one run on each worker');
 	});
+
+	/**
+	 * Starts the workers again, each running one execution at a time (`n8n worker --concurrency=1`), so
+	 * that two jobs that overlap land one on each. Tests 1 to 3 run with n8n's default concurrency.
+	 */
+	async function oneExecutionPerWorker() {
+		if (stack.workerConcurrency === 1) return;
+		stack.workerConcurrency = 1;
+		await Promise.all(
+			stack.workerNames().map(async (_, index) => {
+				await stack.killWorker(index);
+				await stack.startWorker(index);
+			}),
+		);
+	}
 
 	/** Posts two jobs of 30 tasks at once under 30 points per 65 s and waits for both executions. */
 	async function runBulkJobs(workflow) {
