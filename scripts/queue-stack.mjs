@@ -295,6 +295,17 @@ export class QueueStack {
 		await this.workers[index]?.kill();
 	}
 
+	/** Kills every worker and starts it again, running `concurrency` executions at a time from now on. */
+	async restartWorkers(concurrency) {
+		this.workerConcurrency = concurrency;
+		await Promise.all(
+			this.workerNames().map(async (_, index) => {
+				await this.killWorker(index);
+				await this.startWorker(index);
+			}),
+		);
+	}
+
 	/** The PIDs of the processes running now, by name. */
 	pids() {
 		const running = {};

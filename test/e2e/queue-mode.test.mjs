@@ -283,14 +283,7 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 	 * that two jobs that overlap land one on each. Tests 1 to 3 run with n8n's default concurrency.
 	 */
 	async function oneExecutionPerWorker() {
-		if (stack.workerConcurrency === 1) return;
-		stack.workerConcurrency = 1;
-		await Promise.all(
-			stack.workerNames().map(async (_, index) => {
-				await stack.killWorker(index);
-				await stack.startWorker(index);
-			}),
-		);
+		if (stack.workerConcurrency !== 1) await stack.restartWorkers(1);
 	}
 
 	/** Posts two jobs of 30 tasks at once under 30 points per 65 s and waits for both executions. */

@@ -47,7 +47,6 @@ export async function requireUpdateFields(
 	return requestOptions;
 }
 
-
 /**
  * Output of a write the service answers without the task (204, or `{ id }` on create): by
  * default `{ id, ...the fields sent, ...extra }` at no further cost; the task as it is after the
