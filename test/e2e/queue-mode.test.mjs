@@ -18,6 +18,9 @@
  * 5. Two runs of a published Sync Tasks workflow that overlap on the two workers (250 rows at 100
  *    points per 20 s, the second started 25 s after the first): 250 open tasks for 250 keys, and a
  *    third run writes nothing (support/syncOverlap.mjs).
+ * 6. Two bookings of one event at the same moment on the two workers (Event Create with Skip If It
+ *    Already Exists, its creates held back by the sandbox so both checks run before either create):
+ *    both create, one event remains, and both executions output it.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,7 +49,7 @@ import {
 	storedStaticData,
 	RESTART_SCALE,
 } from './support/restarts.mjs';
-import { executionIds, newExecutions } from './support/executions.mjs';
+import { executionIds, newExecutions, nodeOutput } from './support/executions.mjs';
 import { startSandbox } from './support/sandbox.mjs';
 import { overlapSyncWorkflow, runOverlapScenario } from './support/syncOverlap.mjs';
 import { waitFor } from './support/waiting.mjs';
@@ -278,6 +281,41 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 		assert.deepEqual(new Set(workers), new Set(['worker-1', 'worker-2']), 'one run on each worker');
 	});
 
+	it('6. two bookings of one event at once, one on each worker, leave one event and both output it', async () => {
+		await oneExecutionPerWorker();
+		const workflow = bookingWorkflow(PACKAGE_NAME);
+		await publish([workflow]);
+		await sandbox.reset();
+		// Each create waits 4 s in the sandbox: both executions check before either event exists.
+		await sandbox.control('faults', { delayMs: 4000, count: 2, path: '/v3/events/create' });
+		const known = await executionIds(rest, workflow.id);
+		const booking = { title: 'Design review', start: '2026-12-02T10:00:00' };
+		await Promise.all(
+			[0, 1].map(async () => {
+				await waitFor(
+					async () => (await fetch(`${stack.main.url}/webhook/${workflow.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(booking) })).status === 200,
+					60_000,
+					'the booking webhook',
+				);
+			}),
+		);
+		const executions = await newExecutions(rest, workflow.id, { known, count: 2, timeoutMs: 120_000 });
+		const workers = executions.map((execution) => ranOn.get(String(execution.id)) ?? 'main');
+		const calls = await sandbox.requests();
+		const { body } = await sandbox.api('GET', '/v3/events/list', { qs: { accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary', start: '2026-12-02T00:00:00Z', end: '2026-12-03T00:00:00Z' } });
+		const held = body.data.events.filter((event) => event.title === booking.title);
+		const outputs = executions.map((execution) => nodeOutput(execution, 'Create')[0] ?? {});
+		console.log(
+			`bookings: on ${workers.join(' and ')}, ${calls.filter((call) => call.path === '/v3/events/create').length} created, ` +
+				`${calls.filter((call) => call.path === '/v3/events/delete').length} deleted, ${held.length} held; outputs ${outputs.map((json) => `${json.id}${json.alreadyExists ? ' (already exists)' : ''}`).join(', ')}`,
+		);
+		assert.deepEqual(new Set(workers), new Set(['worker-1', 'worker-2']), 'one booking on each worker');
+		assert.ok(executions.every((execution) => execution.status === 'success'));
+		assert.equal(calls.filter((call) => call.path === '/v3/events/create').length, 2, 'both checked before either created');
+		assert.equal(held.length, 1);
+		assert.deepEqual(outputs.map((json) => json.id), [held[0].id, held[0].id]);
+	});
+
 	/**
 	 * Starts the workers again, each running one execution at a time (`n8n worker --concurrency=1`), so
 	 * that two jobs that overlap land one on each. Tests 1 to 3 run with n8n's default concurrency.
@@ -349,6 +387,49 @@ function bulkCreateWorkflow(prefix) {
 			Start: { main: [[{ node: 'Each Task', type: 'main', index: 0 }]] },
 			'Each Task': { main: [[{ node: 'Create', type: 'main', index: 0 }]] },
 		},
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+/** Webhook → CTS Event Create with Skip If It Already Exists: a booking as an agent or a form makes it. */
+function bookingWorkflow(prefix) {
+	const id = 'ctsQueueBooking1';
+	return {
+		id,
+		name: 'Queue mode: booking',
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				webhookId: randomUUID(),
+				position: [0, 0],
+				parameters: { httpMethod: 'POST', path: id, responseMode: 'onReceived', options: {} },
+			},
+			{
+				id: randomUUID(),
+				name: 'Create',
+				type: `${prefix}.ctsEvent`,
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: {
+					resource: 'event',
+					operation: 'create',
+					calendarId: { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-primary' },
+					title: '={{ $json.body.title }}',
+					start: '={{ $json.body.start }}',
+					endMode: 'duration',
+					duration: 'PT1H',
+					timeZone: 'Europe/Berlin',
+					skipIfExists: true,
+				},
+				credentials: { ctsApi: { id: CREDENTIALS.api.id, name: CREDENTIALS.api.name } },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
 		active: false,
 		settings: { executionOrder: 'v1' },
 		pinData: {},

@@ -4,7 +4,9 @@
  * items at once, and executions overlap; the node makes the work of one operation and account take
  * turns, so the second of two items, or of two executions, that want the same thing sees what the
  * first wrote. One table of operations, one assertion each way: the second writes nothing, and the
- * service holds one thing, not two. Run by n8n's real engine against the sandbox over HTTP.
+ * service holds one thing, not two. Executions in two processes (queue-mode workers) take no turns:
+ * both may write, and the service still ends with one (`copies/sameMoment.ts`, the sync's check
+ * after creating). Run by n8n's real engine against the sandbox over HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -12,10 +14,12 @@ import { CtsEvent } from '../../nodes/CtsEvent/CtsEvent.node';
 import { CtsTask } from '../../nodes/CtsTask/CtsTask.node';
 import { Engine } from '../harness/engine';
 import { sandboxWithFreshLists } from '../harness/freshLists';
+import { engineInAnotherProcess } from '../harness/otherProcess';
 import { ALICE_KEY, SandboxClient, timedEvent } from '../harness/sandboxClient';
 
 const sandbox = new SandboxClient();
 const engine = new Engine({ ctsEvent: new CtsEvent(), ctsTask: new CtsTask() });
+const otherProcess = engineInAnotherProcess(({ CtsEvent: Event, CtsTask: Task }) => ({ ctsEvent: new Event(), ctsTask: new Task() }));
 
 sandboxWithFreshLists(sandbox);
 
@@ -34,7 +38,9 @@ interface Case {
 	/** The node's parameters; both items give the same thing. */
 	parameters: () => Promise<IDataObject>;
 	/** What the service holds of it afterwards: one, not two. */
-	held: () => Promise<unknown[]>;
+	held: () => Promise<IDataObject[]>;
+	/** The ID of the thing the output item of the input item names. */
+	named: (json: IDataObject) => unknown;
 }
 
 const EVENT_CREATE = { resource: 'event', operation: 'create', ...A, title: 'Review', start: '2026-12-01T10:00:00', endMode: 'duration', duration: 'PT1H', timeZone: 'Europe/Berlin' };
@@ -45,12 +51,14 @@ const CASES: Case[] = [
 		type: 'ctsEvent',
 		parameters: async () => ({ ...EVENT_CREATE, skipIfExists: true }),
 		held: async () => (await eventsIn(A)).filter((event) => event.title === 'Review'),
+		named: (json) => json.id,
 	},
 	{
 		operation: 'Event Create, If the Time Is Taken: Skip',
 		type: 'ctsEvent',
 		parameters: async () => ({ ...EVENT_CREATE, ifTimeTaken: 'skip' }),
 		held: async () => (await eventsIn(A)).filter((event) => event.title === 'Review'),
+		named: (json) => json.id ?? (json.conflicts as IDataObject[] | undefined)?.[0]?.id,
 	},
 	{
 		operation: 'Task Schedule in Calendar',
@@ -60,6 +68,7 @@ const CASES: Case[] = [
 			return { resource: 'task', operation: 'schedule', taskId: { mode: 'id', value: id }, calendarId: { mode: 'list', value: ref(A) }, timeZone: 'Europe/Berlin', notBefore: '2026-12-01T08:00:00' };
 		},
 		held: async () => (await eventsIn(A)).filter((event) => String(event.description ?? '').includes('Task ID:')),
+		named: (json) => (json.event as IDataObject).id,
 	},
 	{
 		operation: 'Task Plan Tasks',
@@ -69,6 +78,7 @@ const CASES: Case[] = [
 			return { resource: 'task', operation: 'plan', tasksFrom: 'input', taskIds: id, calendarId: { mode: 'list', value: ref(A) }, timeZone: 'Europe/Berlin', notBefore: '2026-12-01T08:00:00', preview: false };
 		},
 		held: async () => (await eventsIn(A)).filter((event) => String(event.description ?? '').includes('Task ID:')),
+		named: (json) => json.eventId,
 	},
 	{
 		operation: 'Calendar Mirror Busy Time',
@@ -78,6 +88,7 @@ const CASES: Case[] = [
 			return { resource: 'calendar', operation: 'mirrorBusyTime', sourceCalendars: [ref(A)], calendarId: { __rl: true, mode: 'list', value: ref(B) }, timeZone: 'Europe/Berlin', start: '2026-11-30T00:00:00', end: '2026-12-07T00:00:00' };
 		},
 		held: async () => (await eventsIn(B)).filter((event) => String(event.description ?? '').startsWith('Busy copy of:')),
+		named: (json) => json.copyId,
 	},
 	{
 		operation: 'Task Create or Update',
@@ -87,6 +98,7 @@ const CASES: Case[] = [
 			const { body } = await sandbox.api('GET', '/v3/tasks/list', { qs: { limit: '100' } });
 			return (body.data.tasks as IDataObject[]).filter((task) => String(task.description ?? '').includes('Synced from: sheet'));
 		},
+		named: (json) => json.taskId,
 	},
 ];
 
@@ -110,5 +122,39 @@ describe('two executions that overlap, in one process', () => {
 		expect(runs.map(({ error }) => error)).toEqual([undefined, undefined]);
 		const writes = (await sandbox.requests()).filter((request) => request.method === 'POST');
 		expect([writes.length, (await entry.held()).length]).toEqual([1, 1]);
+	});
+});
+
+describe('two executions that overlap, in two processes', () => {
+	it.each(CASES.map((entry) => [entry.operation, entry]))('%s: both may write, one thing remains, and both runs name it', async (_name, entry) => {
+		const parameters = await entry.parameters();
+		await sandbox.clearRequests();
+		const run = async (on: Engine) => await on.runNode({ type: entry.type, parameters, timezone: 'Europe/Berlin', credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
+		const runs = await Promise.all([run(engine), run(otherProcess)]);
+		expect(runs.map(({ error }) => error)).toEqual([undefined, undefined]);
+		const creates = (await sandbox.requests()).filter((request) => request.method === 'POST' && /\/create$/.test(request.path));
+		// Both runs read before either wrote, so both created: the case this rule is for.
+		expect(creates.length).toBe(2);
+		const held = await entry.held();
+		expect(held.length).toBe(1);
+		// The input item's output (a sync adds one for a duplicate it removed).
+		expect(runs.map(({ items }) => entry.named(items[0].json))).toEqual([held[0].id, held[0].id]);
+	});
+});
+
+describe('If the Time Is Taken: Fail, in two processes at once', () => {
+	it('one run creates the event, the other fails naming it and leaves nothing of its own', async () => {
+		const credentials = { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } };
+		const run = async (on: Engine) => await on.runNode({ type: 'ctsEvent', parameters: { ...EVENT_CREATE, ifTimeTaken: 'fail' }, timezone: 'Europe/Berlin', credentials });
+		await sandbox.clearRequests();
+		const runs = await Promise.all([run(engine), run(otherProcess)]);
+		expect((await sandbox.requests()).filter((request) => request.path === '/v3/events/create').length).toBe(2);
+		const held = (await eventsIn(A)).filter((event) => event.title === 'Review');
+		expect(held.length).toBe(1);
+		const failed = runs.filter(({ error }) => error);
+		expect(failed.length).toBe(1);
+		expect(failed[0].error?.message).toContain('The time is taken');
+		expect(failed[0].error?.description).toMatch(new RegExp(`^Another run created an event in this time at the same moment: the older one \\(event ${held[0].id as string}\\) is kept`.replace(/\+/g, '\\+')));
+		expect(runs.find(({ error }) => !error)?.items[0].json.id).toBe(held[0].id);
 	});
 });

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { invalidField } from '../../shared/transport/errors';
-import { addNotice, withNotices } from '../../shared/transport/itemState';
+import { addNotice, itemState, withNotices } from '../../shared/transport/itemState';
 import { shapeOutput } from '../../shared/output/outputShape';
 import { simplifyEvent } from '../../shared/output/simplifyEvent';
 import { eventTiming, TimingError, type TimingInput } from './timing';
@@ -17,7 +17,9 @@ export async function outputEvent(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const event = withNotices(this, eventOfAnswer(response));
+	const answered = eventOfAnswer(response);
+	itemState(this).answeredEvent = answered;
+	const event = withNotices(this, answered);
 	return [{ json: shapeOutput((name, fallback) => this.getNodeParameter(name, fallback), event, simplifyEvent) }];
 }
 

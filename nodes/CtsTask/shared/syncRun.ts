@@ -6,13 +6,13 @@ import { inTurn, type OperationItem } from '../../shared/transport/itemOperation
 import { isOpenTask, readSyncMarker } from '../../shared/tasks/syncMarker';
 import { COST_TABLE } from '../../shared/pacing/costModel';
 import { readTaskById, TASK_PAGE_SIZE, type TaskCursor } from '../../shared/tasks/taskPaging';
+import { olderFirst } from '../../shared/copies/sameMoment';
 import { accountTag, FULL_READ_NOTICES, LEFT_BY_SYNC, loadMemory, storeMemory, today, type KeyMemory, type MemoryPlace, type SourceMemory } from './syncMemory';
 import {
 	carryOut,
 	decide,
 	decideForDuplicate,
 	decideForMissing,
-	olderFirst,
 	openTasksByKey,
 	readOpenTasksSince,
 	tagIdsByName,

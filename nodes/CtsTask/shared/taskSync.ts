@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fingerprint } from '../../shared/copies/marker';
 import { actionWord, byMarkerKey } from '../../shared/copies/plan';
+import { olderFirst } from '../../shared/copies/sameMoment';
 import { toStringList } from '../../shared/fields/fields';
 import { listTags } from '../../shared/tasks/tagLists';
 import { listTaskPage, walkTasks, type TaskCursor } from '../../shared/tasks/taskPaging';
@@ -166,12 +167,7 @@ export interface SyncKnowledge {
 	readTask: (id: string, key: string) => Promise<IDataObject | null>;
 }
 
-/** Older first: by creation, then ID. The oldest open task of a key is the one kept. */
-export function olderFirst(a: IDataObject, b: IDataObject): number {
-	return String(a.created ?? '').localeCompare(String(b.created ?? '')) || String(a.id).localeCompare(String(b.id));
-}
-
-/** The open tasks that carry a marker of `source`, by key, oldest first. */
+/** The open tasks that carry a marker of `source`, by key, oldest first (the oldest of a key is the one kept). */
 export function openTasksByKey(tasks: IDataObject[], source: string): Map<string, IDataObject[]> {
 	return byMarkerKey([...tasks].sort(olderFirst), (task) => {
 		const marker = readSyncMarker(task);

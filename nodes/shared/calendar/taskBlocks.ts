@@ -25,7 +25,7 @@ export function blockMarker(taskId: string): string {
 }
 
 /** The task a block of the package's names by its marker line, or undefined (the service's own blocks are not the package's to move). */
-function markedTaskId(event: IDataObject): string | undefined {
+export function markedTaskId(event: IDataObject): string | undefined {
 	const parts = readMarker(event.description, TASK_ID_LABEL);
 	return parts?.length === 1 && parts[0] !== '' ? parts[0] : undefined;
 }

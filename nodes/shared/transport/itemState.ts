@@ -14,6 +14,8 @@ interface ItemState {
 	currentEvent?: Promise<IDataObject>;
 	/** Removals the service may have ignored (no read to resolve them first): checked after the answer. */
 	unverifiedRemovals?: { alerts: Array<{ action: string; offset: string }>; locations: string[] };
+	/** The event the service answered with (create, get, update), before the Output choice shapes it. */
+	answeredEvent?: IDataObject;
 	/** The request of a write, kept so its output can show the fields sent without reading the object back. */
 	sentRequest?: IHttpRequestOptions;
 	/** Hands the answer's rate-limit headers to the point budget of the request being sent. */

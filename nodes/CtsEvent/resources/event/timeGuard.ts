@@ -15,6 +15,7 @@ import { toStringList } from '../../../shared/fields/fields';
 import { busyEvents, eventInterval, notBusyReason, type Interval } from '../../../shared/calendar/freeTime';
 import { inItemTurn } from '../../../shared/transport/itemOperation';
 import { itemState } from '../../../shared/transport/itemState';
+import { createdBefore, deleteOwnEvent, gaveWayNotice } from '../../../shared/copies/sameMoment';
 import { shapeOutput } from '../../../shared/output/outputShape';
 import { sendRequest } from '../../../shared/transport/transport';
 import { readableCalendarsField } from '../../../shared/calendar/busyTimeFields';
@@ -31,7 +32,19 @@ import { showFor } from '../../../shared/fields/displayOptions';
 
 const MINUTE = 60_000;
 
-/** Sends an item's Create or Update, unless a guard the user set says not to (see {@link guardFields}). */
+/** What the guards of an item ask for. */
+interface Guard {
+	ifTaken: string;
+	skipExisting: boolean;
+}
+
+/** What a check says: output this instead of writing, or fail with this error; undefined: write. */
+type Verdict = { output: IDataObject } | { error: NodeOperationError } | undefined;
+
+/**
+ * Sends an item's Create or Update, unless a guard the user set says not to (see {@link guardFields}).
+ * A Create is checked again after it is sent (see {@link checkAfterCreating}).
+ */
 async function sendGuarded(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -39,21 +52,64 @@ async function sendGuarded(
 	const itemIndex = this.getItemIndex();
 	const ifTaken = this.getNodeParameter('ifTimeTaken', 'createAnyway') as string;
 	const isCreate = this.getNodeParameter('operation', '') === 'create';
-	const skipExisting = isCreate && this.getNodeParameter('skipIfExists', false) === true;
-	if (ifTaken === 'createAnyway' && !skipExisting) return await sendRequest.call(this, requestData);
+	const guard: Guard = { ifTaken, skipExisting: isCreate && this.getNodeParameter('skipIfExists', false) === true };
+	if (ifTaken === 'createAnyway' && !guard.skipExisting) return await sendRequest.call(this, requestData);
+	const body = (requestData.options.body ?? {}) as IDataObject;
+	const outputOf = (json: IDataObject): INodeExecutionData[] => [{ json, pairedItem: { item: itemIndex } }];
+	const failed = (error: unknown): INodeExecutionData[] => {
+		const nodeError = toNodeError(this.getNode(), error, itemIndex);
+		if (this.continueOnFail()) return [errorItem(nodeError, itemIndex)];
+		throw nodeError;
+	};
 	// Items take turns: an item checks the calendars after the items before it wrote their events.
 	return await inItemTurn(this, async () => {
-		let outcome: IDataObject | undefined;
+		let verdict: Verdict;
 		try {
-			outcome = await checkTime(this, (requestData.options.body ?? {}) as IDataObject, ifTaken, skipExisting);
+			verdict = await checkTime(this, body, guard);
 		} catch (error) {
-			const nodeError = toNodeError(this.getNode(), error, itemIndex);
-			if (this.continueOnFail()) return [errorItem(nodeError, itemIndex)];
-			throw nodeError;
+			return failed(error);
 		}
-		if (outcome) return [{ json: outcome, pairedItem: { item: itemIndex } }];
-		return await sendRequest.call(this, requestData);
+		if (verdict) return 'error' in verdict ? failed(verdict.error) : outputOf(verdict.output);
+		const sent = await sendRequest.call(this, requestData);
+		const created = isCreate ? itemState(this).answeredEvent : undefined;
+		if (!created?.id || sent.length !== 1 || sent[0].json.error !== undefined) return sent;
+		try {
+			const settled = await checkAfterCreating(this, body, guard, created, sent[0].json);
+			return settled ? ('error' in settled ? failed(settled.error) : outputOf(settled.output)) : sent;
+		} catch (error) {
+			return failed(error);
+		}
 	});
+}
+
+/**
+ * After creating: the same check over the events created before the new one (see
+ * `copies/sameMoment.ts`). Runs in another process (a queue-mode worker) take no turns with this
+ * one, so one may have created the same event, or one in the same time, between this run's check
+ * and its create: then this run deletes its own event and answers what its check would have said.
+ * The run that created later always reads both, so one event remains. A read that fails leaves the
+ * event as created, with a notice.
+ */
+async function checkAfterCreating(context: IExecutePaginationFunctions, body: IDataObject, guard: Guard, created: IDataObject, output: IDataObject): Promise<Verdict> {
+	let verdict: Verdict;
+	try {
+		verdict = await checkTime(context, body, guard, created);
+	} catch (error) {
+		const notice = `Could not check whether another run created the same event at the same moment (${(error as Error).message})`;
+		return { output: { ...output, notices: [...((output.notices as string[] | undefined) ?? []), notice] } };
+	}
+	if (!verdict) return undefined;
+	const itemIndex = context.getItemIndex();
+	await deleteOwnEvent(context, itemIndex, created);
+	// The event kept: the one that already exists, else the first event in the way.
+	const conflicts = ('error' in verdict ? verdict.error.context.conflicts : verdict.output.conflicts) as IDataObject[] | undefined;
+	const existing = 'output' in verdict && verdict.output.alreadyExists === true ? verdict.output : undefined;
+	const notice = gaveWayNotice(existing ? 'the same event' : 'an event in this time', created, existing ?? conflicts?.[0] ?? {});
+	if ('error' in verdict) {
+		verdict.error.description = `${notice}. ${String(verdict.error.description ?? '')}`;
+		return verdict;
+	}
+	return { output: { ...verdict.output, notices: [...((verdict.output.notices as string[] | undefined) ?? []), notice] } };
 }
 
 /** The IDs that stand for the event an Update changes: it never conflicts with itself or its own series. */
@@ -67,10 +123,11 @@ async function ownIds(context: IExecutePaginationFunctions, body: IDataObject): 
 
 /**
  * Reads the calendars around the event's time and says what to output instead of sending the
- * request: the existing event (Skip If It Already Exists), or the conflicts (Skip); raises the
- * conflicts (Fail). Undefined: send it. An update that does not change the time is not checked.
+ * request: the existing event (Skip If It Already Exists), or the conflicts (Skip); or the error
+ * naming the conflicts (Fail). Undefined: send it. An update that does not change the time is not
+ * checked. With `created`, the check after creating it: only events created before it count.
  */
-async function checkTime(context: IExecutePaginationFunctions, body: IDataObject, ifTaken: string, skipExisting: boolean): Promise<IDataObject | undefined> {
+async function checkTime(context: IExecutePaginationFunctions, body: IDataObject, { ifTaken, skipExisting }: Guard, created?: IDataObject): Promise<Verdict> {
 	const itemIndex = context.getItemIndex();
 	if (typeof body.start !== 'string') return undefined;
 	const zone = typeof body.timeZone === 'string' && body.timeZone ? body.timeZone : context.getTimezone();
@@ -81,7 +138,7 @@ async function checkTime(context: IExecutePaginationFunctions, body: IDataObject
 	const checkValues = ifTaken === 'createAnyway' ? [] : toStringList(context.getNodeParameter('checkCalendars', []));
 	// Empty Check Calendars: the event's own calendar, which the duplicate check reads too.
 	const ownRead = (ifTaken !== 'createAnyway' && checkValues.length === 0) || skipExisting;
-	const { chosen, events } = await readCalendarEvents(context, itemIndex, {
+	const { chosen, events: read } = await readCalendarEvents(context, itemIndex, {
 		values: checkValues,
 		field: 'Check Calendars',
 		unreadable: 'fail',
@@ -92,12 +149,13 @@ async function checkTime(context: IExecutePaginationFunctions, body: IDataObject
 		zone,
 	});
 	const checked = ifTaken === 'createAnyway' ? [] : checkValues.length === 0 ? [target] : chosen;
+	const events = created ? createdBefore(created, read) : read;
 
 	if (skipExisting) {
 		const existing = events.find((event) => isTarget(event) && isSameEvent(event, body, interval, zone));
 		if (existing) {
 			const shaped = shapeOutput((name, fallback) => context.getNodeParameter(name, fallback), existing, simplifyEvent);
-			return { ...shaped, alreadyExists: true };
+			return { output: { ...shaped, alreadyExists: true } };
 		}
 	}
 	if (ifTaken === 'createAnyway') return undefined;
@@ -122,10 +180,10 @@ async function checkTime(context: IExecutePaginationFunctions, body: IDataObject
 			description: `Nothing was ${context.getNodeParameter('operation', '') === 'create' ? 'created' : 'changed'}. Choose another time (Calendar → Find Free Time finds one), or set If the Time Is Taken to Skip or Create Anyway.`,
 		});
 		error.context.conflicts = summaries;
-		throw error;
+		return { error };
 	}
 	const title = typeof body.title === 'string' ? { title: body.title } : {};
-	return { skipped: true, reason: 'The time is taken', ...title, start: utcIso(interval.start), end: utcIso(interval.end), conflicts: summaries };
+	return { output: { skipped: true, reason: 'The time is taken', ...title, start: utcIso(interval.start), end: utcIso(interval.end), conflicts: summaries } };
 }
 
 /** The same event: the same title (spaces around it aside), all-day or not alike, starting at the same instant (all-day: date). */

@@ -6,7 +6,7 @@ import { calendarName, type CalendarInfo } from '../../../shared/calendar/calend
 import { DATE_TIME_HINT, isIanaZone, notIanaZoneProblem, parseDateInput, zonedIso } from '../../../shared/time/dates';
 import { invalidField, quoted, toNodeError } from '../../../shared/transport/errors';
 import { toStringList } from '../../../shared/fields/fields';
-import { busyEvents, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
+import { busyEvents, eventInterval, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import { inItemTurn, runBatch, type BatchItemResult, type OperationItem } from '../../../shared/transport/itemOperation';
 import { listTaskPage, readTaskById, walkTasks } from '../../../shared/tasks/taskPaging';
 import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
@@ -14,7 +14,8 @@ import { taskFilter } from '../../../shared/tasks/taskFilter';
 import { READ_ONE_BY_ONE_BELOW } from './planFields';
 import { planOrder, planPlacements, type Placement, type PlanTask } from './planPlacement';
 import { blockCalendar } from './schedule';
-import { blocksByTask, extraBlockNotice, readBlockReminder, writeBlock, type BlockReminder, type TaskBlock } from '../../../shared/calendar/taskBlocks';
+import { blocksByTask, extraBlockNotice, markedTaskId, readBlockReminder, writeBlock, type BlockReminder, type TaskBlock } from '../../../shared/calendar/taskBlocks';
+import { gaveWayNotice, giveWayToOlder } from '../../../shared/copies/sameMoment';
 import { actionWord } from '../../../shared/copies/plan';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
@@ -245,8 +246,11 @@ function reasonFor(entry: Planned, settings: PlanSettings): string {
 	return `no free slot of ${(plan.lengthMs ?? 0) / MINUTE} minutes before ${limit}${hours}`;
 }
 
-/** One task's output item, after writing its block unless previewing; the calendars' notice only on the run's first output item. */
-async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings, isFirstOutput: boolean): Promise<IDataObject> {
+/**
+ * One task's output item, after writing its block unless previewing (a block created is added to
+ * `created`); the calendars' notice only on the run's first output item.
+ */
+async function outputFor(first: OperationItem, itemIndex: number, entry: Planned, calendars: Calendars, settings: PlanSettings, isFirstOutput: boolean, created: IDataObject[]): Promise<IDataObject> {
 	const { task, plan, placement } = entry;
 	const { zone } = settings;
 	const notices = [...(isFirstOutput ? calendars.notices : []), ...entry.extraBlocks.map(extraBlockNotice)];
@@ -258,10 +262,12 @@ async function outputFor(first: OperationItem, itemIndex: number, entry: Planned
 	}
 	const { block } = placement;
 	const kind = placement.kind === 'keep' ? 'keep' : entry.block ? 'move' : 'create';
-	const eventId =
-		kind === 'keep' || settings.preview
-			? (entry.block?.id ?? null)
-			: String((await writeBlock(first.context, itemIndex, { target: calendars.target, block, zone, task, current: entry.block, reminder: settings.reminder })).id ?? '');
+	let eventId = entry.block?.id ?? null;
+	if (kind !== 'keep' && !settings.preview) {
+		const written = await writeBlock(first.context, itemIndex, { target: calendars.target, block, zone, task, current: entry.block, reminder: settings.reminder });
+		eventId = String(written.id ?? '');
+		if (kind === 'create') created.push(written);
+	}
 	return done({
 		action: actionWord(kind, settings.preview),
 		start: zonedIso(block.start, zone),
@@ -313,6 +319,7 @@ async function planBatch(items: OperationItem[], stopAtItemErrors: boolean): Pro
 /** Each item's output in its own order of IDs (a task named twice is written once and output for each). */
 async function writePlan(first: OperationItem, requests: Request[], planned: Map<string, Planned>, calendars: Calendars, settings: PlanSettings, stopAtItemErrors: boolean): Promise<ItemResult[]> {
 	const outputs = new Map<string, IDataObject>();
+	const created: IDataObject[] = [];
 	const results: ItemResult[] = [];
 	for (const request of requests) {
 		if (request.error) {
@@ -322,7 +329,7 @@ async function writePlan(first: OperationItem, requests: Request[], planned: Map
 		try {
 			const output: IDataObject[] = [];
 			for (const id of request.ids) {
-				if (!outputs.has(id)) outputs.set(id, await outputFor(first, request.itemIndex, planned.get(id)!, calendars, settings, outputs.size === 0));
+				if (!outputs.has(id)) outputs.set(id, await outputFor(first, request.itemIndex, planned.get(id)!, calendars, settings, outputs.size === 0, created));
 				output.push(outputs.get(id)!);
 			}
 			results.push({ itemIndex: request.itemIndex, output });
@@ -332,7 +339,28 @@ async function writePlan(first: OperationItem, requests: Request[], planned: Map
 			results.push({ itemIndex: request.itemIndex, output: [], error: nodeError });
 		}
 	}
+	await settleCreatedBlocks(first, created, [...outputs.values()], calendars, settings);
 	return results;
+}
+
+/**
+ * After creating blocks: a task another process planned at the same moment keeps its older block
+ * (see `giveWayToOlder`), and the task's output names that block. Outputs are changed in place.
+ */
+async function settleCreatedBlocks(first: OperationItem, created: IDataObject[], outputs: IDataObject[], calendars: Calendars, settings: PlanSettings): Promise<void> {
+	const { kept, notices } = await giveWayToOlder(first.context, first.itemIndex, { target: calendars.target, zone: settings.zone, created, keyOf: markedTaskId });
+	const addNotices = (output: IDataObject, added: string[]) => {
+		if (added.length > 0) output.notices = [...((output.notices as string[] | undefined) ?? []), ...added];
+	};
+	if (outputs.length > 0) addNotices(outputs[0], notices);
+	for (const output of outputs) {
+		const own = created.find((event) => String(event.id) === output.eventId);
+		const older = own && kept.get(String(own.id));
+		const interval = older && eventInterval(older, settings.zone);
+		if (!own || !older || !interval) continue;
+		Object.assign(output, { action: actionWord('keep', false), start: zonedIso(interval.start, settings.zone), end: zonedIso(interval.end, settings.zone), durationMinutes: (interval.end - interval.start) / MINUTE, eventId: String(older.id) });
+		addNotices(output, [gaveWayNotice('a block for this task', own, older)]);
+	}
 }
 
 /** Plan Tasks as a tool runs it (the operation's routing): one item, one plan. */

@@ -12,7 +12,8 @@ import { locatorValue, toStringList } from '../../../shared/fields/fields';
 import { busyEvents, freeSlots, mergeBusy, type Interval, type WorkingHours } from '../../../shared/calendar/freeTime';
 import type { OperationItem } from '../../../shared/transport/itemOperation';
 import { readTaskById } from '../../../shared/tasks/taskPaging';
-import { blocksByTask, extraBlockNotice, readBlockReminder, writeBlock, type BlockReminder } from '../../../shared/calendar/taskBlocks';
+import { blocksByTask, extraBlockNotice, markedTaskId, readBlockReminder, writeBlock, type BlockReminder } from '../../../shared/calendar/taskBlocks';
+import { gaveWayNotice, giveWayToOlder } from '../../../shared/copies/sameMoment';
 import { readWorkingHours } from '../../../shared/calendar/busyTimeFields';
 import { DEFAULT_HORIZON_DAYS } from './scheduleFields';
 
@@ -168,5 +169,12 @@ export async function scheduleTask(item: OperationItem): Promise<IDataObject[]> 
 		});
 	}
 	const written = await writeBlock(context, itemIndex, { target, block: { start: slot.start, end: slot.start + lengthMs }, zone: query.zone, task: { ...task, id: query.taskId }, current: current?.event, reminder: query.reminder });
-	return current ? [output('moved', written, utcIso(current.interval?.start ?? 0))] : [output('created', written)];
+	if (current) return [output('moved', written, utcIso(current.interval?.start ?? 0))];
+	// Another process may have created a block for the task at the same moment: the older one stays.
+	const settled = await giveWayToOlder(context, itemIndex, { target, zone: query.zone, created: [written], keyOf: markedTaskId });
+	notices.push(...settled.notices);
+	const kept = settled.kept.get(String(written.id));
+	if (!kept) return [output('created', written)];
+	notices.push(gaveWayNotice('a block for this task', written, kept));
+	return [output('kept', kept)];
 }

@@ -96,6 +96,8 @@ describe('Plan Tasks', () => {
 			'POST /v3/events/create 1',
 			'POST /v3/events/create 1',
 			'POST /v3/events/create 1',
+			// The blocks' calendar again over their time: another process's block of the same task at the same moment.
+			'GET /v3/events/list 10',
 		]);
 		// The blocks are the events the output names, with Schedule in Calendar's marker line.
 		const blocks = await blocksIn();
@@ -250,6 +252,7 @@ describe('Plan Tasks', () => {
 		expect((await sandbox.requests()).filter((request) => request.method === 'GET').map((request) => request.path)).toEqual([
 			'/v3/tasks/list',
 			'/v3/calendars/list',
+			'/v3/events/list',
 			'/v3/events/list',
 			'/v3/events/list',
 		]);
@@ -432,7 +435,7 @@ describe('Plan Tasks points: 20 tasks over calendars of 3 accounts', () => {
 		return ids;
 	}
 
-	it('Plan Tasks costs the reads of one batch (tasks 10, calendar list 10, 3 accounts × 10) plus 1 per block written: 70', async () => {
+	it('Plan Tasks costs the reads of one batch (tasks 10, calendar list 10, 3 accounts × 10) plus 1 per block written and 10 to read the new blocks again: 80', async () => {
 		const ids = await twentyTasks();
 		let run: Awaited<ReturnType<typeof plan>> | undefined;
 		const points = await pointsOf(async () => (run = await plan(ids, { checkCalendars: CHECKED })));
@@ -440,12 +443,12 @@ describe('Plan Tasks points: 20 tasks over calendars of 3 accounts', () => {
 		expect(json(run!.items).filter((item) => item.action === 'created')).toHaveLength(20);
 		const logged = (await sandbox.requests()).filter((request) => request.query.id !== 'probe');
 		expect(points).toBe(logged.reduce((sum, request) => sum + request.points, 0));
-		expect(points).toBe(10 + 10 + 3 * 10 + 20);
+		expect(points).toBe(10 + 10 + 3 * 10 + 20 + 10);
 		// Run again: the reads alone, nothing written.
 		expect(await pointsOf(async () => await plan(ids, { checkCalendars: CHECKED }))).toBe(10 + 3 * 10);
 	});
 
-	it('20 × Schedule in Calendar over the same calendars costs a task read, the calendars of 3 accounts and a write per item: 650', async () => {
+	it('20 × Schedule in Calendar over the same calendars costs a task read, the calendars of 3 accounts, a write and a read of the new block per item: 850', async () => {
 		const ids = await twentyTasks();
 		let run: Awaited<ReturnType<typeof plan>> | undefined;
 		const points = await pointsOf(async () => {
@@ -467,6 +470,6 @@ describe('Plan Tasks points: 20 tasks over calendars of 3 accounts', () => {
 		expect(run?.error).toBeUndefined();
 		expect(run!.items).toHaveLength(20);
 		// The calendar list is read once and reused within the minute.
-		expect(points).toBe(10 + 20 * (1 + 3 * 10 + 1));
+		expect(points).toBe(10 + 20 * (1 + 3 * 10 + 1 + 10));
 	});
 });

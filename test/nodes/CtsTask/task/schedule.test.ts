@@ -65,7 +65,10 @@ describe('Schedule in Calendar', () => {
 			'GET /v3/events/list 10',
 			'GET /v3/events/list 10',
 			'POST /v3/events/create 1',
+			// The block's calendar again over its time: a block another process created at the same moment.
+			'GET /v3/events/list 10',
 		]);
+		expect(requests[5].query).toMatchObject({ accountId: 'acc-alice-a', calendarIds: 'cal-alice-a-primary' });
 	});
 
 	it('run again, keeps a block that is still free (no write), and moves one that is not: never two blocks', async () => {
