@@ -304,7 +304,6 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await wanted.click();
 	};
 
-	/** A new workflow in a tab of its own: a manual trigger, then `node` with `action` from the node panel. */
 	/**
 	 * Types `typed` into the panel or list just opened by clicking `open`, and clicks `item` once it shows.
 	 * Keys typed before the search box has focus are lost (more often on a busy machine): then it closes
@@ -368,6 +367,7 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		return tab;
 	};
 
+	/** A new workflow in a tab of its own: a manual trigger, then `node` with `action` from the node panel. */
 	const newWorkflowWith = async (node, action) => {
 		const tab = await newEmptyWorkflowTab();
 		await tab.click('[data-test-id="canvas-plus-button"]');
@@ -390,13 +390,11 @@ describe('n8n 2.41.1 editor in Chromium', () => {
 		await sandbox.reset();
 		// A workflow of its own, in a second tab.
 		const tab = await newEmptyWorkflowTab();
-		await tab.click('[data-test-id="canvas-plus-button"]');
-		await tab.keyboard.type('manual');
-		await tab.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^Manual Trigger$/ }).first().click();
-		await tab.click('[data-test-id="canvas-handle-plus"]');
-		await tab.keyboard.type('CTS');
 		const names = tab.locator('[data-test-id="node-creator-item-name"]');
-		await names.filter({ hasText: /^CTS Event$/ }).first().click();
+		await tab.click('[data-test-id="canvas-plus-button"]');
+		await typeAndPick(tab, '[data-test-id="canvas-plus-button"]', 'manual', names.filter({ hasText: /^Manual Trigger$/ }).first());
+		await tab.click('[data-test-id="canvas-handle-plus"]');
+		await typeAndPick(tab, '[data-test-id="canvas-handle-plus"]', 'CTS', names.filter({ hasText: /^CTS Event$/ }).first());
 		await names.filter({ hasText: /^Create an event$/ }).first().click();
 		await tab.waitForSelector('[data-test-id="ndv"] [data-test-id="parameter-input-title"]');
 

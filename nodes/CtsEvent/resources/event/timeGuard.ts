@@ -231,7 +231,7 @@ export function guardFields(operation: 'create' | 'update'): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether an event of the calendar with the same title and start is output as it is (with alreadyExists: true) instead of creating a second one, so a retried workflow or an AI agent never books twice. Costs 10 points (one list call), shared with the time check.',
+				'Whether an event of the calendar with the same title and start is output as it is (with alreadyExists: true) instead of creating a second one, so a retried workflow or an AI agent never books twice. Costs 10 points (one list call), shared with the time check, and 10 more after creating (the check for the same event created by another run at the same moment).',
 			displayOptions,
 		});
 	}
