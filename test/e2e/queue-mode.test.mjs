@@ -358,80 +358,40 @@ describe('queue mode: n8n 2.41.1 main, two workers, PostgreSQL and Redis', () =>
 
 /** Webhook → Split Out (one item per task) → CTS Task Create: one execution per posted batch. */
 function bulkCreateWorkflow(prefix) {
-	const id = 'ctsQueueBulk0001';
-	return {
-		id,
-		name: 'Queue mode: bulk create',
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				webhookId: randomUUID(),
-				position: [0, 0],
-				parameters: { httpMethod: 'POST', path: id, responseMode: 'onReceived', options: {} },
-			},
-			{ id: randomUUID(), name: 'Each Task', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [240, 0], parameters: { fieldToSplitOut: 'body.tasks', options: {} } },
-			{
-				id: randomUUID(),
-				name: 'Create',
-				type: `${prefix}.ctsTask`,
-				typeVersion: 1,
-				position: [480, 0],
-				parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false },
-				credentials: { ctsApi: { id: CREDENTIALS.api.id, name: CREDENTIALS.api.name } },
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Each Task', type: 'main', index: 0 }]] },
-			'Each Task': { main: [[{ node: 'Create', type: 'main', index: 0 }]] },
-		},
-		active: false,
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-	};
+	return webhookChain('ctsQueueBulk0001', 'Queue mode: bulk create', [
+		{ name: 'Each Task', type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'body.tasks', options: {} } },
+		{ name: 'Create', type: `${prefix}.ctsTask`, parameters: { resource: 'task', operation: 'create', title: '={{ $json.title }}', returnTask: false }, credentials: API_CREDENTIAL },
+	]);
 }
 
 /** Webhook → CTS Event Create with Skip If It Already Exists: a booking as an agent or a form makes it. */
 function bookingWorkflow(prefix) {
-	const id = 'ctsQueueBooking1';
-	return {
-		id,
-		name: 'Queue mode: booking',
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				webhookId: randomUUID(),
-				position: [0, 0],
-				parameters: { httpMethod: 'POST', path: id, responseMode: 'onReceived', options: {} },
+	return webhookChain('ctsQueueBooking1', 'Queue mode: booking', [
+		{
+			name: 'Create',
+			type: `${prefix}.ctsEvent`,
+			parameters: {
+				resource: 'event',
+				operation: 'create',
+				calendarId: { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-primary' },
+				title: '={{ $json.body.title }}',
+				start: '={{ $json.body.start }}',
+				endMode: 'duration',
+				duration: 'PT1H',
+				timeZone: 'Europe/Berlin',
+				skipIfExists: true,
 			},
-			{
-				id: randomUUID(),
-				name: 'Create',
-				type: `${prefix}.ctsEvent`,
-				typeVersion: 1,
-				position: [240, 0],
-				parameters: {
-					resource: 'event',
-					operation: 'create',
-					calendarId: { __rl: true, mode: 'list', value: 'acc-alice-a/cal-alice-a-primary' },
-					title: '={{ $json.body.title }}',
-					start: '={{ $json.body.start }}',
-					endMode: 'duration',
-					duration: 'PT1H',
-					timeZone: 'Europe/Berlin',
-					skipIfExists: true,
-				},
-				credentials: { ctsApi: { id: CREDENTIALS.api.id, name: CREDENTIALS.api.name } },
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
-		active: false,
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-	};
+			credentials: API_CREDENTIAL,
+		},
+	]);
+}
+
+const API_CREDENTIAL = { ctsApi: { id: CREDENTIALS.api.id, name: CREDENTIALS.api.name } };
+
+/** A workflow started by a POST to its webhook (the path is its ID; n8n answers at once), then `nodes` one after another. */
+function webhookChain(id, name, nodes) {
+	const start = { name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path: id, responseMode: 'onReceived', options: {} } };
+	const chain = [start, ...nodes].map((node, index) => ({ id: randomUUID(), typeVersion: 1, position: [240 * index, 0], ...node }));
+	const connections = Object.fromEntries(chain.slice(1).map((node, index) => [chain[index].name, { main: [[{ node: node.name, type: 'main', index: 0 }]] }]));
+	return { id, name, nodes: chain, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} };
 }
