@@ -6,7 +6,7 @@
  * first wrote. One table of operations, one assertion each way: the second writes nothing, and the
  * service holds one thing, not two. Executions in two processes (queue-mode workers) take no turns:
  * both may write, and the service still ends with one (`copies/sameMoment.ts`, the sync's check
- * after creating). Run by n8n's real engine against the sandbox over HTTP.
+ * after creating; Mirror Busy Time's next run). Run by n8n's real engine against the sandbox over HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -41,6 +41,8 @@ interface Case {
 	held: () => Promise<IDataObject[]>;
 	/** The ID of the thing the output item of the input item names. */
 	named: (json: IDataObject) => unknown;
+	/** Two runs in two processes may leave two; the next run, which reads them anyway, leaves one. */
+	nextRunSettles?: boolean;
 }
 
 const EVENT_CREATE = { resource: 'event', operation: 'create', ...A, title: 'Review', start: '2026-12-01T10:00:00', endMode: 'duration', duration: 'PT1H', timeZone: 'Europe/Berlin' };
@@ -89,6 +91,8 @@ const CASES: Case[] = [
 		},
 		held: async () => (await eventsIn(B)).filter((event) => String(event.description ?? '').startsWith('Busy copy of:')),
 		named: (json) => json.copyId,
+		// Kept in step on every run: a second copy of a source is removed by the next one, at no extra cost.
+		nextRunSettles: true,
 	},
 	{
 		operation: 'Task Create or Update',
@@ -126,7 +130,7 @@ describe('two executions that overlap, in one process', () => {
 });
 
 describe('two executions that overlap, in two processes', () => {
-	it.each(CASES.map((entry) => [entry.operation, entry]))('%s: both may write, one thing remains, and both runs name it', async (_name, entry) => {
+	it.each(CASES.map((entry) => [entry.operation, entry]))('%s: both may write, one thing remains (at the latest after the next run), named by the runs', async (_name, entry) => {
 		const parameters = await entry.parameters();
 		await sandbox.clearRequests();
 		const run = async (on: Engine) => await on.runNode({ type: entry.type, parameters, timezone: 'Europe/Berlin', credentials: { ctsApi: { apiKey: ALICE_KEY, baseUrl: sandbox.url } } });
@@ -135,6 +139,14 @@ describe('two executions that overlap, in two processes', () => {
 		const creates = (await sandbox.requests()).filter((request) => request.method === 'POST' && /\/create$/.test(request.path));
 		// Both runs read before either wrote, so both created: the case this rule is for.
 		expect(creates.length).toBe(2);
+		if (entry.nextRunSettles) {
+			const next = await run(engine);
+			expect(next.error).toBeUndefined();
+			const held = await entry.held();
+			expect(held.length).toBe(1);
+			expect(next.items.map(({ json }) => entry.named(json))).toContain(held[0].id);
+			return;
+		}
 		const held = await entry.held();
 		expect(held.length).toBe(1);
 		// The input item's output (a sync adds one for a duplicate it removed).

@@ -11,8 +11,9 @@ import { ctsRequest } from '../transport/transport';
  * What another process wrote at the same moment. Runs of one operation and account take turns
  * within a process (`inItemTurn`), but queue-mode workers are processes of their own and the
  * service holds no lock: runs on two workers may both read, find nothing (no block of the task, no
- * such event, no copy, a free time) and both create. So the operations that create after reading
- * read again after creating and settle it by age: the oldest thing is kept.
+ * such event, a free time) and both create. So the operations that create after reading read again
+ * after creating and settle it by age: the oldest thing is kept. (Mirror Busy Time needs no such read:
+ * its next run reads the target anyway and removes a second copy of a source.)
  */
 
 /** Older first: by creation, then ID (the service stamps `created` to the millisecond). */
@@ -34,13 +35,13 @@ export interface CreatedEvents {
 
 /**
  * The one rule for events created after a read of one calendar (Schedule in Calendar and Plan
- * Tasks: a task's block; Mirror Busy Time: the copy of a source event; Event Create's guards apply
- * it through their own check, see {@link createdBefore}): after creating, the run reads the
- * calendar again over their time (one list call per started 2 months, 10 points) and deletes each event of its own
- * that has an older one of the same key (1 point each). Answers the event kept in place of each
- * deleted one (by the deleted one's ID), and a notice when the read failed (the events stay: the
- * next run finds both and keeps the first). A run never deletes what another run created: the
- * run that created later reads after both creates, sees the older one and gives way, so one remains.
+ * Tasks: a task's block; Event Create's guards apply it through their own check, see
+ * {@link createdBefore}): after creating, the run reads the calendar again over their time (one
+ * list call per started 2 months, 10 points) and deletes each event of its own that has an older
+ * one of the same key (1 point each). Answers the event kept in place of each deleted one (by the
+ * deleted one's ID), and a notice when the read failed (the events stay; the next run uses the
+ * first and names the other in a notice). A run never deletes what another run created: the run
+ * that created later reads after both creates, sees the older one and gives way, so one remains.
  */
 export async function giveWayToOlder(
 	context: ServiceContext,

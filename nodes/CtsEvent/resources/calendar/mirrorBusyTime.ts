@@ -9,7 +9,6 @@ import { noteWritten } from '../../../shared/calendar/executionEventLists';
 import { busyEvents, eventInterval, notBusyReason, type BusyEvent, type Interval } from '../../../shared/calendar/freeTime';
 import { fingerprint, markerLine, readMarker } from '../../../shared/copies/marker';
 import { actionWord, byMarkerKey, planCopies, type CopyComparison, type CopyStep } from '../../../shared/copies/plan';
-import { gaveWayNotice, giveWayToOlder } from '../../../shared/copies/sameMoment';
 import { toStringList } from '../../../shared/fields/fields';
 import { isIanaZone, notIanaZoneProblem, zonedIso } from '../../../shared/time/dates';
 import { readStartEnd } from '../../../shared/time/rangeFields';
@@ -152,8 +151,8 @@ function copyDescription(wanted: WantedCopy): string {
 	return markerLine(COPY_LABEL, [source.accountId, source.calendarId, source.eventId, wanted.timing]);
 }
 
-/** Carries one step out: 1 point per create, move, update or removal. Answers the copy's event ID; a copy created is added to `createdCopies`. */
-async function write(item: OperationItem, target: CalendarInfo, step: CopyStep<WantedCopy, Copy>, createdCopies: IDataObject[]): Promise<string | undefined> {
+/** Carries one step out: 1 point per create, move, update or removal. Answers the copy's event ID. */
+async function write(item: OperationItem, target: CalendarInfo, step: CopyStep<WantedCopy, Copy>): Promise<string | undefined> {
 	const { context, itemIndex } = item;
 	const where = { accountId: target.accountId, calendarId: target.id };
 	const copyId = step.copy ? String(step.copy.event.id) : undefined;
@@ -169,7 +168,6 @@ async function write(item: OperationItem, target: CalendarInfo, step: CopyStep<W
 		const created = await ctsRequest.call(context, 'ctsApi', { method: 'POST', url: '/v3/events/create', body: { ...body, ...NO_ALERTS } }, itemIndex);
 		const event = ((created.data as IDataObject | undefined)?.event as IDataObject | undefined) ?? (created.data as IDataObject | undefined) ?? created;
 		await noteWritten(context, target, { written: event });
-		createdCopies.push(event);
 		return String(event.id ?? '');
 	}
 	// Update answers the event itself (no `data` envelope).
@@ -246,9 +244,8 @@ export async function mirrorBusyTime(item: OperationItem): Promise<IDataObject[]
 
 	const names = new Map(chosen.map((calendar) => [calendarKey(calendar), calendarName(calendar)]));
 	const output: IDataObject[] = [];
-	const created: IDataObject[] = [];
 	for (const step of steps) {
-		const copyId = query.preview ? (step.copy ? String(step.copy.event.id) : undefined) : await write(item, target, step, created);
+		const copyId = query.preview ? (step.copy ? String(step.copy.event.id) : undefined) : await write(item, target, step);
 		const source = step.wanted?.source ?? step.copy!.marker;
 		const shown = step.wanted ? times(step.wanted.busy, step.wanted.fields.showWithoutTime, query.zone) : times(step.copy!.interval, step.copy!.event.showWithoutTime === true, query.zone);
 		const moved = step.action === 'move' && step.copy ? { previousStart: zonedIso(step.copy.interval.start, query.zone) } : {};
@@ -269,30 +266,7 @@ export async function mirrorBusyTime(item: OperationItem): Promise<IDataObject[]
 			preview: query.preview,
 		});
 	}
-	notices.push(...(await settleCreatedCopies(item, target, created, output, query.zone)));
 	if (output.length === 0) output.push({ action: null, preview: query.preview, notices: [`No busy event in the source calendars between ${zonedIso(query.range.start, query.zone)} and ${zonedIso(query.range.end, query.zone)}, and no copy to remove`] });
 	if (notices.length > 0) output[0] = { ...output[0], notices: [...notices, ...((output[0].notices as string[] | undefined) ?? [])] };
 	return output;
-}
-
-/**
- * After creating copies: a source another process mirrored into the same calendar at the same
- * moment keeps the older copy (see `giveWayToOlder`); its output item names that copy. Answers
- * the notice of a check that could not be read.
- */
-async function settleCreatedCopies(item: OperationItem, target: CalendarInfo, created: IDataObject[], output: IDataObject[], zone: string): Promise<string[]> {
-	const keyOf = (event: IDataObject) => {
-		const marker = readCopyMarker(event);
-		return marker ? sourceKey(marker) : undefined;
-	};
-	const { kept, notices } = await giveWayToOlder(item.context, item.itemIndex, { target, zone, created, keyOf });
-	for (const entry of output) {
-		const own = created.find((event) => String(event.id) === entry.copyId);
-		const older = own && kept.get(String(own.id));
-		if (!own || !older) continue;
-		await noteWritten(item.context, target, { removedId: String(own.id) });
-		await noteWritten(item.context, target, { written: older });
-		Object.assign(entry, { action: actionWord('unchanged', false), copyId: String(older.id), reason: gaveWayNotice('a copy of this event', own, older) });
-	}
-	return notices;
 }
