@@ -28,7 +28,7 @@ export function createdBefore(own: IDataObject, events: IDataObject[]): IDataObj
 }
 
 /** What a run created that stands for one thing each: the events, and the key of the thing an event stands for. */
-export interface CreatedEvents {
+interface CreatedEvents {
 	created: IDataObject[];
 	keyOf: (event: IDataObject) => string | undefined;
 }
@@ -60,8 +60,9 @@ export async function giveWayToOlder(
 	}
 	for (const own of created) {
 		const key = keyOf(own);
+		if (key === undefined) continue;
 		const older = createdBefore(own, events).filter((event) => event.accountId === target.accountId && event.calendarId === target.id && keyOf(event) === key);
-		if (key === undefined || older.length === 0) continue;
+		if (older.length === 0) continue;
 		await deleteOwnEvent(context, itemIndex, own);
 		kept.set(String(own.id), older.sort(olderFirst)[0]);
 	}
